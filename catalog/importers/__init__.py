@@ -1,0 +1,1 @@
+"""Catalog importers: several input formats, one validator, one all-or-nothing writer."""

@@ -1,0 +1,235 @@
+"""Check a whole CatalogBundle against the game's schemas and the database.
+
+Every problem is collected (never just the first), each with where it is and why, with a
+"did you mean" where a code or name is close to a known one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+from catalog.attributes import AttributeErrors
+from catalog.games import GameSpec, all_games, get_game, is_game
+from catalog.importers.bundle import CardRow, CatalogBundle, ImportProblem
+from catalog.models import MAX_PRODUCT_QUANTITY, Card, CardSet, Printing, Product
+
+CODE_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
+ZONE_RE = re.compile(r"^[-a-z0-9_]+$")
+SET_KINDS = {choice.value for choice in CardSet.Kind}
+PRODUCT_KINDS = {choice.value for choice in Product.Kind}
+
+PrintingKey = tuple[str, str, str]  # (set code, collector number, variant)
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(word.lower(), [k.lower() for k in known], n=3, cutoff=0.6)
+    return f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
+class _Checker:
+    def __init__(self, bundle: CatalogBundle, spec: GameSpec) -> None:
+        self.bundle = bundle
+        self.spec = spec
+        self.problems: list[ImportProblem] = []
+        db_sets = CardSet.objects.filter(game__slug=spec.slug).values_list("code", flat=True)
+        self.set_codes = set(db_sets) | {row.code for row in bundle.sets}
+        db_cards = Card.objects.filter(game__slug=spec.slug).values_list(
+            "code", "name_en", "name_ja"
+        )
+        self.card_names: dict[str, str] = {code: en or ja for code, en, ja in db_cards}
+        self.bundle_cards: dict[str, CardRow] = {}
+        self.db_printings: dict[str, list[PrintingKey]] = {}
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(ImportProblem(where, message))
+
+    def code(self, where: str, code: str, label: str, max_length: int) -> None:
+        if code and (not CODE_RE.match(code) or len(code) > max_length):
+            self.add(
+                where,
+                f"{label} {code!r} must be at most {max_length} letters, digits, '-' or '_'",
+            )
+
+    def names(self, where: str, name_en: str, name_ja: str) -> None:
+        if not (name_en or name_ja):
+            self.add(where, "needs a name in English (name_en) or Japanese (name_ja)")
+        for name in (name_en, name_ja):
+            if len(name) > 200:
+                self.add(where, "a name is longer than 200 characters")
+
+    def check_sets(self) -> None:
+        seen: set[str] = set()
+        for row in self.bundle.sets:
+            self.code(row.where, row.code, "set code", 80)
+            if row.code in seen:
+                self.add(row.where, f"duplicate set code {row.code!r}")
+            seen.add(row.code)
+            self.names(row.where, row.name_en, row.name_ja)
+            if row.kind not in SET_KINDS:
+                self.add(
+                    row.where,
+                    f"set kind {row.kind!r} is not one of {', '.join(sorted(SET_KINDS))}."
+                    + did_you_mean(row.kind, SET_KINDS),
+                )
+            if row.official_size is not None and row.official_size < 0:
+                self.add(row.where, "official_size cannot be negative")
+
+    def check_cards(self) -> None:
+        for row in self.bundle.cards:
+            self.code(row.where, row.code, "card code", 120)
+            if row.code in self.bundle_cards:
+                self.add(row.where, f"duplicate card code {row.code!r}")
+            self.bundle_cards[row.code] = row
+            self.names(row.where, row.name_en, row.name_ja)
+            if row.card_type not in self.spec.card_type_codes:
+                self.add(
+                    row.where,
+                    f"card type {row.card_type!r} is not a type of {self.spec.slug} "
+                    f"({', '.join(self.spec.card_type_codes)})."
+                    + did_you_mean(row.card_type, self.spec.card_type_codes),
+                )
+            else:
+                try:
+                    row.attributes = self.spec.validate_card_attributes(
+                        row.card_type, row.attributes
+                    )
+                except AttributeErrors as exc:
+                    for key, messages in exc.errors.items():
+                        self.add(row.where, f"attribute {key!r}: {' '.join(messages)}")
+            if row.copy_limit is not None and not 1 <= row.copy_limit <= 99:
+                self.add(row.where, "copy_limit must be between 1 and 99")
+            self.check_printings(row)
+
+    def check_printings(self, card: CardRow) -> None:
+        seen: set[PrintingKey] = set()
+        for printing in card.printings:
+            key = (printing.set_code, printing.collector_number, printing.variant)
+            if key in seen:
+                self.add(printing.where, f"duplicate printing {key!r} of card {card.code!r}")
+            seen.add(key)
+            if printing.set_code and printing.set_code not in self.set_codes:
+                self.add(
+                    printing.where,
+                    f"unknown set {printing.set_code!r}."
+                    + did_you_mean(printing.set_code, self.set_codes),
+                )
+            if len(printing.collector_number) > 40:
+                self.add(printing.where, "collector number is longer than 40 characters")
+            if printing.variant and printing.variant not in dict(self.spec.variants):
+                known = [code for code, _label in self.spec.variants]
+                self.add(
+                    printing.where,
+                    f"variant {printing.variant!r} is not a variant of {self.spec.slug}"
+                    + (f" ({', '.join(known)})." if known else ".")
+                    + did_you_mean(printing.variant, known),
+                )
+            try:
+                printing.attributes = self.spec.validate_printing_attributes(printing.attributes)
+            except AttributeErrors as exc:
+                for attr, messages in exc.errors.items():
+                    self.add(printing.where, f"printing attribute {attr!r}: {' '.join(messages)}")
+
+    def printings_of(self, card_code: str) -> list[PrintingKey]:
+        row = self.bundle_cards.get(card_code)
+        if row is not None:
+            return [(p.set_code, p.collector_number, p.variant) for p in row.printings]
+        if card_code not in self.db_printings:
+            self.db_printings[card_code] = list(
+                Printing.objects.filter(
+                    card__game__slug=self.spec.slug, card__code=card_code
+                ).values_list("card_set__code", "collector_number", "variant")
+            )
+        return self.db_printings[card_code]
+
+    def check_products(self) -> None:
+        seen: set[str] = set()
+        known_cards = set(self.card_names) | set(self.bundle_cards)
+        names = {
+            **self.card_names,
+            **{c: r.name_en or r.name_ja for c, r in self.bundle_cards.items()},
+        }
+        for product in self.bundle.products:
+            self.code(product.where, product.code, "product code", 80)
+            if product.code in seen:
+                self.add(product.where, f"duplicate product code {product.code!r}")
+            seen.add(product.code)
+            self.names(product.where, product.name_en, product.name_ja)
+            if product.kind not in PRODUCT_KINDS:
+                self.add(
+                    product.where,
+                    f"product kind {product.kind!r} is not one of "
+                    f"{', '.join(sorted(PRODUCT_KINDS))}."
+                    + did_you_mean(product.kind, PRODUCT_KINDS),
+                )
+            if product.set_code and product.set_code not in self.set_codes:
+                self.add(
+                    product.where,
+                    f"unknown set {product.set_code!r}."
+                    + did_you_mean(product.set_code, self.set_codes),
+                )
+            for bound, value in (
+                ("card_count", product.card_count),
+                ("price_yen", product.price_yen),
+            ):
+                if value is not None and value < 0:
+                    self.add(product.where, f"{bound} cannot be negative")
+            lines: set[tuple[PrintingKey, str]] = set()
+            for item in product.items:
+                if not 1 <= item.quantity <= MAX_PRODUCT_QUANTITY:
+                    self.add(item.where, f"quantity must be between 1 and {MAX_PRODUCT_QUANTITY}")
+                if not ZONE_RE.match(item.zone) or len(item.zone) > 30:
+                    self.add(item.where, f"zone {item.zone!r} must be a short lowercase slug")
+                if item.card_code not in known_cards:
+                    by_name = {name: code for code, name in names.items() if name}
+                    hint = did_you_mean(item.card_code, known_cards) or did_you_mean(
+                        item.card_code, by_name
+                    )
+                    self.add(item.where, f"unknown card {item.card_code!r}." + hint)
+                    continue
+                matches = [
+                    key
+                    for key in self.printings_of(item.card_code)
+                    if (item.set_code is None or key[0] == item.set_code)
+                    and (item.collector_number is None or key[1] == item.collector_number)
+                    and (item.variant is None or key[2] == item.variant)
+                ]
+                if not matches:
+                    self.add(item.where, f"no printing of {item.card_code!r} matches this line")
+                elif len(matches) > 1:
+                    self.add(
+                        item.where,
+                        f"{item.card_code!r} has {len(matches)} printings; name its set, "
+                        "number or variant",
+                    )
+                else:
+                    line = (matches[0], item.zone)
+                    if line in lines:
+                        self.add(item.where, "the same printing is listed twice in this zone")
+                    lines.add(line)
+                    item.set_code, item.collector_number, item.variant = matches[0]
+
+
+def validate_bundle(bundle: CatalogBundle) -> list[ImportProblem]:
+    """Every problem of the bundle: the parser's, then the game's rules and references."""
+    problems = list(bundle.problems)
+    if not bundle.game:
+        return problems
+    if not is_game(bundle.game):
+        slugs = [g.slug for g in all_games()]
+        problems.append(
+            ImportProblem(
+                bundle.origin,
+                f"unknown game {bundle.game!r}; games are {', '.join(slugs)}."
+                + did_you_mean(bundle.game, slugs),
+            )
+        )
+        return problems
+    checker = _Checker(bundle, get_game(bundle.game))
+    checker.check_sets()
+    checker.check_cards()
+    checker.check_products()
+    return problems + checker.problems

@@ -1,0 +1,210 @@
+"""Apply a validated CatalogBundle: upsert by natural keys, in one transaction.
+
+Idempotent: re-importing the same file changes nothing; a changed file updates rows in place
+(never duplicates). A product's contents are replaced by the file's list.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.db import models, transaction
+
+from catalog.games import get_game
+from catalog.importers.bundle import CatalogBundle
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.search import search_key
+
+M = TypeVar("M", bound=models.Model)
+
+
+@dataclass
+class ImportReport:
+    game: str
+    created: Counter[str] = field(default_factory=Counter)
+    updated: Counter[str] = field(default_factory=Counter)
+    unchanged: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        kinds = ["sets", "cards", "printings", "products"]
+        return f"{self.game}: " + "; ".join(
+            f"{kind} {self.created[kind]} new, {self.updated[kind]} updated, "
+            f"{self.unchanged[kind]} unchanged"
+            for kind in kinds
+        )
+
+    def merge(self, other: ImportReport) -> None:
+        self.created.update(other.created)
+        self.updated.update(other.updated)
+        self.unchanged.update(other.unchanged)
+
+
+def game_sync(slug: str) -> Game:
+    """The Game row for a registered game, created or refreshed from its spec."""
+    spec = get_game(slug)
+    game, _created = Game.objects.update_or_create(
+        slug=slug,
+        defaults={"name_en": spec.name_en, "name_ja": spec.name_ja, "sort_order": spec.sort_order},
+    )
+    return game
+
+
+class _Upsert:
+    """Collects new and changed rows of one model, then writes them in bulk."""
+
+    def __init__(self, report: ImportReport, kind: str) -> None:
+        self.report = report
+        self.kind = kind
+        self.new: list[Any] = []
+        self.changed: list[Any] = []
+        self.fields: set[str] = set()
+
+    def put(self, existing: M | None, values: dict[str, Any], make: type[M]) -> M:
+        if existing is None:
+            obj = make(**values)
+            self.new.append(obj)
+            self.report.created[self.kind] += 1
+            return obj
+        diff = {k: v for k, v in values.items() if getattr(existing, k) != v}
+        if diff:
+            for key, value in diff.items():
+                setattr(existing, key, value)
+            self.fields.update(diff)
+            self.changed.append(existing)
+            self.report.updated[self.kind] += 1
+        else:
+            self.report.unchanged[self.kind] += 1
+        return existing
+
+    def flush(self, model: type[M]) -> None:
+        if self.new:
+            model.objects.bulk_create(self.new, batch_size=500)
+        if self.changed:
+            model.objects.bulk_update(self.changed, sorted(self.fields), batch_size=500)
+
+
+def write_bundle(bundle: CatalogBundle) -> ImportReport:
+    """Write a bundle that ``validate_bundle`` found clean. Callers hold the transaction."""
+    report = ImportReport(game=bundle.game)
+    game = game_sync(bundle.game)
+
+    sets = {s.code: s for s in CardSet.objects.filter(game=game)}
+    upsert = _Upsert(report, "sets")
+    for row in bundle.sets:
+        sets[row.code] = upsert.put(
+            sets.get(row.code),
+            {
+                "game": game,
+                "code": row.code,
+                "name_en": row.name_en,
+                "name_ja": row.name_ja,
+                "kind": row.kind,
+                "release_date": row.release_date,
+                "release_precision": row.release_precision,
+                "official_size": row.official_size,
+                "source": row.source,
+                "is_demo": row.is_demo,
+            },
+            CardSet,
+        )
+    upsert.flush(CardSet)
+
+    cards = {c.code: c for c in Card.objects.filter(game=game)}
+    upsert = _Upsert(report, "cards")
+    for row in bundle.cards:
+        cards[row.code] = upsert.put(
+            cards.get(row.code),
+            {
+                "game": game,
+                "code": row.code,
+                "name_en": row.name_en,
+                "name_ja": row.name_ja,
+                "card_type": row.card_type,
+                "attributes": row.attributes,
+                "copy_limit": row.copy_limit,
+                "source": row.source,
+                "is_demo": row.is_demo,
+                # bulk writes skip save(), so the search key is computed here
+                "search_key": search_key(row.name_en, row.name_ja),
+            },
+            Card,
+        )
+    upsert.flush(Card)
+
+    printings = {
+        (p.card_id, p.card_set_id, p.collector_number, p.variant): p
+        for p in Printing.objects.filter(card__game=game)
+    }
+    upsert = _Upsert(report, "printings")
+    for row in bundle.cards:
+        card = cards[row.code]
+        for prow in row.printings:
+            card_set = sets[prow.set_code]
+            key = (card.pk, card_set.pk, prow.collector_number, prow.variant)
+            printings[key] = upsert.put(
+                printings.get(key),
+                {
+                    "card": card,
+                    "card_set": card_set,
+                    "collector_number": prow.collector_number,
+                    "variant": prow.variant,
+                    "attributes": prow.attributes,
+                },
+                Printing,
+            )
+    upsert.flush(Printing)
+
+    products = {p.code: p for p in Product.objects.filter(game=game)}
+    upsert = _Upsert(report, "products")
+    for row in bundle.products:
+        products[row.code] = upsert.put(
+            products.get(row.code),
+            {
+                "game": game,
+                "code": row.code,
+                "kind": row.kind,
+                "name_en": row.name_en,
+                "name_ja": row.name_ja,
+                "card_set": sets[row.set_code] if row.set_code else None,
+                "release_date": row.release_date,
+                "card_count": row.card_count,
+                "price_yen": row.price_yen,
+                "source": row.source,
+                "is_demo": row.is_demo,
+            },
+            Product,
+        )
+    upsert.flush(Product)
+
+    if bundle.products:
+        by_identity = {
+            (p.card.code, p.card_set.code, p.collector_number, p.variant): p
+            for p in Printing.objects.filter(card__game=game).select_related("card", "card_set")
+        }
+        touched = [products[row.code] for row in bundle.products]
+        ProductItem.objects.filter(product__in=touched).delete()
+        items = [
+            ProductItem(
+                product=products[row.code],
+                printing=by_identity[
+                    (item.card_code, item.set_code, item.collector_number, item.variant)
+                ],
+                zone=item.zone,
+                quantity=item.quantity,
+            )
+            for row in bundle.products
+            for item in row.items
+        ]
+        ProductItem.objects.bulk_create(items, batch_size=1000)
+    return report
+
+
+def write_bundles(bundles: list[CatalogBundle]) -> ImportReport:
+    """Write several clean bundles as one all-or-nothing transaction."""
+    total = ImportReport(game=", ".join(sorted({b.game for b in bundles})))
+    with transaction.atomic():
+        for bundle in bundles:
+            total.merge(write_bundle(bundle))
+    return total

@@ -1,0 +1,286 @@
+"""The catalog: games, sets, cards (the card itself), printings and products.
+
+The card and its printings are kept apart (as Forge and Cockatrice do): a deck points at a
+card, optionally pinning a printing; a collection points at printings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from catalog.attributes import AttributeErrors
+from catalog.games import GameSpec, get_game, is_game
+from catalog.search import search_key
+
+MAX_PRODUCT_QUANTITY = 99
+
+
+class Bilingual(models.Model):
+    """Names in Japanese and English; either may be missing where it is not known."""
+
+    name_en = models.CharField(_("English name"), max_length=200, blank=True)
+    name_ja = models.CharField(_("Japanese name"), max_length=200, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def name(self) -> str:
+        """The name in the active language, falling back to the other one."""
+        if (get_language() or "en").startswith("ja"):
+            return self.name_ja or self.name_en
+        return self.name_en or self.name_ja
+
+    @property
+    def other_name(self) -> str:
+        """The name in the other language, when it differs."""
+        other = self.name_en if self.name == self.name_ja else self.name_ja
+        return other if other and other != self.name else ""
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if not (self.name_en or self.name_ja):
+            raise ValidationError({"name_en": _("Give a name in English or Japanese.")})
+
+
+class Provenance(models.Model):
+    """Where a row comes from, and whether it was invented for demonstration."""
+
+    source = models.CharField(_("source"), max_length=300, blank=True)
+    is_demo = models.BooleanField(_("demo"), default=False, db_index=True)
+
+    class Meta:
+        abstract = True
+
+
+class Game(Bilingual):
+    slug = models.SlugField(_("slug"), max_length=40, unique=True)
+    sort_order = models.PositiveSmallIntegerField(default=100)
+
+    class Meta:
+        ordering = ["sort_order", "slug"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.slug)
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:game", args=[self.slug])
+
+
+class CardSet(Bilingual, Provenance):
+    class Kind(models.TextChoices):
+        BASE = "base", _("Base set")
+        EXPANSION = "expansion", _("Expansion")
+        BOX = "box", _("Boxed set")
+        PREBUILT = "prebuilt", _("Prebuilt decks")
+        PROMO = "promo", _("Promotional")
+
+    class Precision(models.TextChoices):
+        DAY = "day", _("day")
+        MONTH = "month", _("month")
+        YEAR = "year", _("year")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sets")
+    code = models.SlugField(_("code"), max_length=80)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.EXPANSION)
+    release_date = models.DateField(_("release date"), null=True, blank=True)
+    release_precision = models.CharField(
+        max_length=5, choices=Precision.choices, default=Precision.DAY
+    )
+    official_size = models.PositiveIntegerField(
+        _("official size"), null=True, blank=True, help_text=_("Distinct cards, as published.")
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="set_code_per_game")]
+        # game page: a game's sets in release order
+        indexes = [models.Index(fields=["game", "release_date"], name="set_game_released")]
+        ordering = ["game", "release_date", "code"]
+        verbose_name = _("set")
+        verbose_name_plural = _("sets")
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:set", args=[self.game.slug, self.code])
+
+    @property
+    def released(self) -> str:
+        """The release date at the precision it is known."""
+        if self.release_date is None:
+            return ""
+        if self.release_precision == self.Precision.YEAR:
+            return f"{self.release_date:%Y}"
+        if self.release_precision == self.Precision.MONTH:
+            return f"{self.release_date:%Y-%m}"
+        return self.release_date.isoformat()
+
+
+class Card(Bilingual, Provenance):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
+    code = models.SlugField(_("code"), max_length=120)
+    card_type = models.CharField(_("type"), max_length=40)
+    attributes = models.JSONField(_("attributes"), default=dict, blank=True)
+    copy_limit = models.PositiveSmallIntegerField(
+        _("copy limit"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_("Only where the card's own text changes the game's copy limit."),
+    )
+    search_key = models.TextField(editable=False, default="")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="card_code_per_game")]
+        indexes = [
+            # set and game pages filter a game's cards by type
+            models.Index(fields=["game", "card_type"], name="card_game_type"),
+            # name-sorted lists and the name search
+            models.Index(fields=["game", "name_en"], name="card_game_name_en"),
+        ]
+        ordering = ["game", "name_en", "name_ja"]
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:card", args=[self.game.slug, self.code])
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game.slug)
+
+    @property
+    def type_label(self) -> str:
+        return self.spec.card_type_label(self.card_type)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_key = search_key(self.name_en, self.name_ja)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        if not is_game(self.game.slug):
+            raise ValidationError({"game": _("This game has no catalog module.")})
+        spec = self.spec
+        if self.card_type not in spec.card_type_codes:
+            raise ValidationError(
+                {
+                    "card_type": _("Not a card type of this game: %(types)s")
+                    % {"types": ", ".join(spec.card_type_codes)}
+                }
+            )
+        try:
+            self.attributes = spec.validate_card_attributes(self.card_type, self.attributes)
+        except AttributeErrors as exc:
+            raise ValidationError({"attributes": [str(exc)]}) from exc
+
+
+class Printing(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="printings")
+    collector_number = models.CharField(_("collector number"), max_length=40, blank=True)
+    variant = models.CharField(_("variant"), max_length=40, blank=True)
+    attributes = models.JSONField(_("attributes"), default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "card_set", "collector_number", "variant"],
+                name="printing_identity",
+            )
+        ]
+        # set page: a set's printings in number order
+        indexes = [models.Index(fields=["card_set", "collector_number"], name="printing_set_no")]
+        ordering = ["card_set", "collector_number", "variant"]
+        verbose_name = _("printing")
+        verbose_name_plural = _("printings")
+
+    def __str__(self) -> str:
+        parts = [str(self.card), f"({self.card_set.code})"]
+        if self.collector_number:
+            parts.append(self.collector_number)
+        if self.variant:
+            parts.append(f"[{self.variant}]")
+        return " ".join(parts)
+
+    @property
+    def is_demo(self) -> bool:
+        return self.card.is_demo or self.card_set.is_demo
+
+    def clean(self) -> None:
+        if self.card.game_id != self.card_set.game_id:
+            raise ValidationError({"card_set": _("The set belongs to another game.")})
+        spec = self.card.spec
+        if self.variant and self.variant not in dict(spec.variants):
+            raise ValidationError({"variant": _("Not a variant of this game.")})
+        try:
+            self.attributes = spec.validate_printing_attributes(self.attributes)
+        except AttributeErrors as exc:
+            raise ValidationError({"attributes": [str(exc)]}) from exc
+
+
+class Product(Bilingual, Provenance):
+    class Kind(models.TextChoices):
+        STARTER = "starter", _("Starter deck")
+        PREBUILT = "prebuilt", _("Prebuilt deck")
+        HERO_DECK = "hero-deck", _("Hero deck")
+        BOOSTER = "booster", _("Booster pack")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="products")
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.CASCADE, related_name="products", null=True, blank=True
+    )
+    code = models.SlugField(_("code"), max_length=80)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    release_date = models.DateField(_("release date"), null=True, blank=True)
+    card_count = models.PositiveIntegerField(
+        _("cards per product"), null=True, blank=True, help_text=_("As published.")
+    )
+    price_yen = models.PositiveIntegerField(_("price (yen)"), null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "code"], name="product_code_per_game")
+        ]
+        ordering = ["game", "release_date", "code"]
+        verbose_name = _("product")
+        verbose_name_plural = _("products")
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:product", args=[self.game.slug, self.code])
+
+
+class ProductItem(models.Model):
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="items")
+    printing = models.ForeignKey(Printing, on_delete=models.CASCADE, related_name="product_items")
+    zone = models.SlugField(_("zone"), max_length=30, default="main")
+    quantity = models.PositiveSmallIntegerField(
+        _("quantity"), validators=[MinValueValidator(1), MaxValueValidator(MAX_PRODUCT_QUANTITY)]
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["product", "printing", "zone"], name="product_item_identity"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(quantity__gte=1, quantity__lte=MAX_PRODUCT_QUANTITY),
+                name="product_item_quantity_bounds",
+            ),
+        ]
+        ordering = ["product", "zone", "id"]
+        verbose_name = _("product item")
+        verbose_name_plural = _("product items")
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.printing}"
