@@ -34,7 +34,7 @@ class StringListField(forms.Field):
         if value in (None, "", []):
             return []
         if isinstance(value, str):
-            value = [part for part in value.split(",")]
+            value = value.split(",")
         if not isinstance(value, list | tuple):
             raise ValidationError(NOT_A_LIST, code="not_a_list")
         items = [str(item).strip() for item in value]

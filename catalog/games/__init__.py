@@ -13,22 +13,37 @@ from functools import cache
 
 from catalog.games.base import CardType, EmptySchema, Facet, GameSpec
 
-__all__ = ["CardType", "EmptySchema", "Facet", "GameSpec", "all_games", "get_game", "is_game"]
+__all__ = [
+    "CardType",
+    "EmptySchema",
+    "Facet",
+    "GameSpec",
+    "all_games",
+    "discover_games",
+    "get_game",
+    "is_game",
+]
 
 
-@cache
-def _registry() -> dict[str, GameSpec]:
+def discover_games(package: str) -> dict[str, GameSpec]:
+    """Every ``GAME`` declared by a module of ``package``, in the games' sort order."""
+    root = importlib.import_module(package)
     found: dict[str, GameSpec] = {}
-    for info in pkgutil.iter_modules(__path__):
+    for info in pkgutil.iter_modules(root.__path__):
         if info.name.startswith("_") or info.name == "base":
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        module = importlib.import_module(f"{package}.{info.name}")
         spec = getattr(module, "GAME", None)
         if isinstance(spec, GameSpec):
             if spec.slug in found:
                 raise RuntimeError(f"Two catalog modules declare the game {spec.slug!r}")
             found[spec.slug] = spec
     return dict(sorted(found.items(), key=lambda item: (item[1].sort_order, item[0])))
+
+
+@cache
+def _registry() -> dict[str, GameSpec]:
+    return discover_games(__name__)
 
 
 def all_games() -> list[GameSpec]:

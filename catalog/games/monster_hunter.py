@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, ChoiceListField, StrictBooleanField
 from catalog.games.base import CardType, Facet, GameSpec
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # monster-hunter.md:23-24 -- the nine weapon icons (seed 000: 大剣・太刀・片手剣・双剣・ハンマー・
 # ランス・ライトボウガン・ヘビィボウガン・弓)
@@ -35,7 +40,7 @@ ITEM_ICONS = (
 )
 
 
-def _stat(label: str, *, required: bool = True, max_value: int = 99) -> forms.IntegerField:
+def _stat(label: StrOrPromise, *, required: bool = True, max_value: int = 99) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=max_value, required=required)
 
 

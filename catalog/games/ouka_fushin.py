@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, StringListField
 from catalog.games.base import CardType, Facet, GameSpec
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # ouka-fushin.md:32 -- the eight schools (洞統)
 SCHOOLS = (
@@ -37,7 +42,7 @@ ABILITIES = (
 TIMINGS = (("before", _("Before the check")), ("after", _("After the check")))
 
 
-def _ability(label: str) -> forms.IntegerField:
+def _ability(label: StrOrPromise) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=9)
 
 

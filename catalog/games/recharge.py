@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, ChoiceListField, StrictBooleanField
 from catalog.games.base import CardType, Facet, GameSpec
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # recharge.md:10-11 -- four colours, 1-2 per side edge
 COLOURS = (
@@ -19,11 +24,11 @@ COLOURS = (
 POWER_PLUS = "power-plus"
 
 
-def _edge(label: str) -> ChoiceListField:
+def _edge(label: StrOrPromise) -> ChoiceListField:
     return ChoiceListField(label=label, choices=COLOURS, min_items=1, max_items=2)
 
 
-def _power(label: str) -> forms.IntegerField:
+def _power(label: StrOrPromise) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=200)
 
 

@@ -80,9 +80,9 @@ class _Upsert:
 
     def flush(self, model: type[M]) -> None:
         if self.new:
-            model.objects.bulk_create(self.new, batch_size=500)
+            model._default_manager.bulk_create(self.new, batch_size=500)
         if self.changed:
-            model.objects.bulk_update(self.changed, sorted(self.fields), batch_size=500)
+            model._default_manager.bulk_update(self.changed, sorted(self.fields), batch_size=500)
 
 
 def write_bundle(bundle: CatalogBundle) -> ImportReport:
@@ -92,20 +92,20 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
 
     sets = {s.code: s for s in CardSet.objects.filter(game=game)}
     upsert = _Upsert(report, "sets")
-    for row in bundle.sets:
-        sets[row.code] = upsert.put(
-            sets.get(row.code),
+    for srow in bundle.sets:
+        sets[srow.code] = upsert.put(
+            sets.get(srow.code),
             {
                 "game": game,
-                "code": row.code,
-                "name_en": row.name_en,
-                "name_ja": row.name_ja,
-                "kind": row.kind,
-                "release_date": row.release_date,
-                "release_precision": row.release_precision,
-                "official_size": row.official_size,
-                "source": row.source,
-                "is_demo": row.is_demo,
+                "code": srow.code,
+                "name_en": srow.name_en,
+                "name_ja": srow.name_ja,
+                "kind": srow.kind,
+                "release_date": srow.release_date,
+                "release_precision": srow.release_precision,
+                "official_size": srow.official_size,
+                "source": srow.source,
+                "is_demo": srow.is_demo,
             },
             CardSet,
         )
@@ -158,21 +158,21 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
 
     products = {p.code: p for p in Product.objects.filter(game=game)}
     upsert = _Upsert(report, "products")
-    for row in bundle.products:
-        products[row.code] = upsert.put(
-            products.get(row.code),
+    for prod in bundle.products:
+        products[prod.code] = upsert.put(
+            products.get(prod.code),
             {
                 "game": game,
-                "code": row.code,
-                "kind": row.kind,
-                "name_en": row.name_en,
-                "name_ja": row.name_ja,
-                "card_set": sets[row.set_code] if row.set_code else None,
-                "release_date": row.release_date,
-                "card_count": row.card_count,
-                "price_yen": row.price_yen,
-                "source": row.source,
-                "is_demo": row.is_demo,
+                "code": prod.code,
+                "kind": prod.kind,
+                "name_en": prod.name_en,
+                "name_ja": prod.name_ja,
+                "card_set": sets[prod.set_code] if prod.set_code else None,
+                "release_date": prod.release_date,
+                "card_count": prod.card_count,
+                "price_yen": prod.price_yen,
+                "source": prod.source,
+                "is_demo": prod.is_demo,
             },
             Product,
         )
@@ -183,19 +183,25 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
             (p.card.code, p.card_set.code, p.collector_number, p.variant): p
             for p in Printing.objects.filter(card__game=game).select_related("card", "card_set")
         }
-        touched = [products[row.code] for row in bundle.products]
+        touched = [products[prod.code] for prod in bundle.products]
         ProductItem.objects.filter(product__in=touched).delete()
+        # validate_bundle resolved every item to exactly one printing (set, number, variant)
         items = [
             ProductItem(
-                product=products[row.code],
+                product=products[prod.code],
                 printing=by_identity[
-                    (item.card_code, item.set_code, item.collector_number, item.variant)
+                    (
+                        item.card_code,
+                        item.set_code or "",
+                        item.collector_number or "",
+                        item.variant or "",
+                    )
                 ],
                 zone=item.zone,
                 quantity=item.quantity,
             )
-            for row in bundle.products
-            for item in row.items
+            for prod in bundle.products
+            for item in prod.items
         ]
         ProductItem.objects.bulk_create(items, batch_size=1000)
     return report
