@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -102,6 +103,15 @@ class CardSet(Bilingual, Provenance):
     official_size = models.PositiveIntegerField(
         _("official size"), null=True, blank=True, help_text=_("Distinct cards, as published.")
     )
+    # A player's own set (custom cards from an imported fan-made deck): never in the public
+    # catalog, visible to its owner only.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="custom_sets",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "code"], name="set_code_per_game")]
@@ -139,6 +149,14 @@ class Card(Bilingual, Provenance):
         help_text=_("Only where the card's own text changes the game's copy limit."),
     )
     search_key = models.TextField(editable=False, default="")
+    # A player's own card (from a custom deck import): kept out of the public catalog.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="custom_cards",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "code"], name="card_code_per_game")]
@@ -284,3 +302,73 @@ class ProductItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.printing}"
+
+
+# === Catalog import jobs (staff uploads run by a Celery task) ================================
+# Kept at the end of the module so the upload work touches nothing above this line.
+
+
+class CatalogImportJob(models.Model):
+    """One uploaded catalog file and the progress and outcome of its import."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
+
+    class Stage(models.TextChoices):
+        QUEUED = "queued", _("Waiting for a worker")
+        PARSING = "parsing", _("Reading the file")
+        VALIDATING = "validating", _("Checking every row")
+        WRITING = "writing", _("Writing the catalog")
+        DONE = "done", _("Done")
+
+    uploaded_by = models.ForeignKey(
+        "auth.User",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="catalog_import_jobs",
+        verbose_name=_("uploaded by"),
+    )
+    file_name = models.CharField(_("file name"), max_length=255)
+    # The text itself, so a worker on another machine needs no shared disk; the upload form
+    # bounds it by CATALOG_UPLOAD_MAX_BYTES.
+    content = models.TextField(_("content"))
+    game = models.SlugField(_("game"), max_length=40, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    stage = models.CharField(_("stage"), max_length=10, choices=Stage.choices, default=Stage.QUEUED)
+    progress = models.PositiveSmallIntegerField(
+        _("progress"), default=0, validators=[MaxValueValidator(100)]
+    )
+    summary = models.TextField(_("summary"), blank=True)
+    #: every problem as {"where": ..., "message": ...}, in file order
+    problems = models.JSONField(_("problems"), default=list, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="import_job_progress_bounds"
+            )
+        ]
+        # the upload page's "recent imports" list, newest first
+        indexes = [models.Index(fields=["-created_at"], name="import_job_recent")]
+        ordering = ["-created_at"]
+        verbose_name = _("catalog import")
+        verbose_name_plural = _("catalog imports")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:upload-status", args=[self.pk])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)

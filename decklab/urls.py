@@ -6,6 +6,9 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("decks/", include("decks.urls")),
+    path("api/v1/", include("decks.api.urls")),
     path("api/v1/", include("catalog.api.urls")),
     path("", include("catalog.urls")),
 ]

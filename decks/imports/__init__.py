@@ -1,0 +1,1 @@
+"""Deck list formats: the DeckLab text format, unmatched.cards JSON, revision snapshots."""

@@ -1,0 +1,306 @@
+"""Generic construction rules, configured per game as data (see decks/games/*.py).
+
+Each rule is a small frozen object with a ``check(deck, rules) -> list[Problem]``; a game's
+rule list is read by one checker (``decks.legality.check``). Game-specific rules (Recharge
+chips, Unmatched fighters, 央華封神 missions) live beside their game and use the same records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from decks.legality.facts import CardFacts, DeckFacts, EntryFacts
+from decks.legality.problems import Cite, Problem, Severity, Text
+
+if TYPE_CHECKING:
+    from decks.games.base import DeckRules
+
+MAX_QUANTITY = 99
+
+
+@dataclass(frozen=True)
+class ZoneSize:
+    """A zone's card count: exactly, at least or at most (the boundaries 39/40/41)."""
+
+    zone: str
+    cite: Cite
+    exactly: int | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    severity: Severity = Severity.ERROR
+    code: str = "zone-size"
+
+    def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
+        actual = deck.count(self.zone)
+        label = rules.zone_label(self.zone)
+        low = self.exactly if self.exactly is not None else self.minimum
+        high = self.exactly if self.exactly is not None else self.maximum
+        if low is not None and actual < low:
+            missing = low - actual
+            fix = Text(
+                ngettext_lazy(
+                    "Add %(n)d card to the %(zone)s.", "Add %(n)d cards to the %(zone)s.", missing
+                ),
+                {"n": missing, "zone": label},
+            )
+        elif high is not None and actual > high:
+            extra = actual - high
+            fix = Text(
+                ngettext_lazy(
+                    "Remove %(n)d card from the %(zone)s.",
+                    "Remove %(n)d cards from the %(zone)s.",
+                    extra,
+                ),
+                {"n": extra, "zone": label},
+            )
+        else:
+            return []
+        if self.exactly is not None:
+            message = _("The %(zone)s has %(actual)d cards; it must have exactly %(expected)d.")
+            expected: object = self.exactly
+        elif low is not None and actual < low:
+            message = _("The %(zone)s has %(actual)d cards; it needs at least %(expected)d.")
+            expected = low
+        else:
+            message = _("The %(zone)s has %(actual)d cards; it may have at most %(expected)d.")
+            expected = high
+        return [
+            Problem(
+                code=self.code,
+                severity=self.severity,
+                cite=self.cite,
+                message=Text(message, {"zone": label, "actual": actual, "expected": expected}),
+                fix=fix,
+                zone=self.zone,
+                expected=expected,
+                actual=actual,
+            )
+        ]
+
+
+@dataclass(frozen=True)
+class StandardSize:
+    """A size that is customary, not required: reported as information."""
+
+    zone: str
+    size: int
+    cite: Cite
+
+    def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
+        actual = deck.count(self.zone)
+        if actual == self.size:
+            return []
+        return [
+            Problem(
+                code="standard-size",
+                severity=Severity.INFO,
+                cite=self.cite,
+                message=Text(
+                    _("The %(zone)s has %(actual)d cards; %(expected)d is the standard size."),
+                    {"zone": rules.zone_label(self.zone), "actual": actual, "expected": self.size},
+                ),
+                zone=self.zone,
+                expected=self.size,
+                actual=actual,
+            )
+        ]
+
+
+CopyKey = Callable[[EntryFacts, DeckFacts], object]
+
+
+def by_card(entry: EntryFacts, deck: DeckFacts) -> object:
+    return entry.card.code
+
+
+@dataclass(frozen=True)
+class CopyLimit:
+    """At most ``limit`` copies of the same card over ``zones`` (a card's own text may allow
+    more: ``CardFacts.copy_limit``). ``key`` says what "the same card" means for the game."""
+
+    zones: tuple[str, ...]
+    limit: int
+    cite: Cite
+    key: CopyKey = by_card
+    honour_card_override: bool = True
+    code: str = "copy-limit"
+
+    def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
+        counts: Counter[object] = Counter()
+        cards: dict[object, CardFacts] = {}
+        for entry in deck.entries:
+            if entry.zone in self.zones:
+                key = self.key(entry, deck)
+                counts[key] += entry.quantity
+                cards.setdefault(key, entry.card)
+        problems = []
+        for key, actual in counts.items():
+            card = cards[key]
+            limit = self.limit
+            if self.honour_card_override and card.copy_limit is not None:
+                limit = card.copy_limit
+            if actual > limit:
+                problems.append(
+                    Problem(
+                        code=self.code,
+                        severity=Severity.ERROR,
+                        cite=self.cite,
+                        message=Text(
+                            _("%(card)s: %(actual)d copies; at most %(expected)d are allowed."),
+                            {"actual": actual, "expected": limit},
+                            {"card": card},
+                        ),
+                        fix=Text(
+                            _("Remove %(n)d × %(card)s."), {"n": actual - limit}, {"card": card}
+                        ),
+                        cards=(card,),
+                        expected=limit,
+                        actual=actual,
+                    )
+                )
+        return problems
+
+
+@dataclass(frozen=True)
+class ExactlyOneOfType:
+    """A zone beside the deck that holds exactly one card (a hunter, a protagonist, a hero)."""
+
+    zone: str
+    cite: Cite
+    severity: Severity = Severity.ERROR
+    code: str = "needs-one"
+    missing_message: object = None
+    missing_fix: object = None
+
+    def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
+        actual = deck.count(self.zone)
+        label = rules.zone_label(self.zone)
+        if actual == 1:
+            return []
+        if actual == 0:
+            message = self.missing_message or _("The %(zone)s is empty; it needs exactly one card.")
+            fix = self.missing_fix or _("Add one card to the %(zone)s.")
+        else:
+            message = _("The %(zone)s has %(actual)d cards; it must have exactly one.")
+            fix = _("Keep one card in the %(zone)s and remove the others.")
+        return [
+            Problem(
+                code=self.code,
+                severity=self.severity,
+                cite=self.cite,
+                message=Text(message, {"zone": label, "actual": actual}),
+                fix=Text(fix, {"zone": label}),
+                cards=tuple(e.card for e in deck.in_zone(self.zone)),
+                zone=self.zone,
+                expected=1,
+                actual=actual,
+            )
+        ]
+
+
+def common_problems(deck: DeckFacts, rules: DeckRules, cite: Cite) -> list[Problem]:
+    """Every game: a card of another game, an unknown zone, a card type the zone does not
+    take, a quantity below 1 (or above the bound)."""
+    problems: list[Problem] = []
+    for entry in deck.entries:
+        card = entry.card
+        if card.game != deck.game:
+            problems.append(
+                Problem(
+                    code="foreign-card",
+                    severity=Severity.ERROR,
+                    cite=cite,
+                    message=Text(
+                        _("%(card)s is a card of another game (%(game)s)."),
+                        {"game": card.game},
+                        {"card": card},
+                    ),
+                    fix=Text(_("Remove %(card)s."), {}, {"card": card}),
+                    cards=(card,),
+                    zone=entry.zone,
+                )
+            )
+            continue
+        zone = rules.zone(entry.zone)
+        if zone is None:
+            problems.append(
+                Problem(
+                    code="unknown-zone",
+                    severity=Severity.ERROR,
+                    cite=cite,
+                    message=Text(
+                        _("%(card)s is in a zone this game does not have (%(zone)s)."),
+                        {"zone": entry.zone},
+                        {"card": card},
+                    ),
+                    fix=Text(
+                        _("Move %(card)s to one of: %(zones)s."),
+                        {"zones": ", ".join(str(z.label) for z in rules.zones)},
+                        {"card": card},
+                    ),
+                    cards=(card,),
+                    zone=entry.zone,
+                )
+            )
+        elif card.card_type not in zone.card_types:
+            home = rules.home_zone(card.card_type)
+            fix = (
+                Text(_("Move %(card)s to the %(zone)s."), {"zone": home.label}, {"card": card})
+                if home
+                else Text(_("Remove %(card)s."), {}, {"card": card})
+            )
+            problems.append(
+                Problem(
+                    code="zone-type",
+                    severity=Severity.ERROR,
+                    cite=zone.cite or cite,
+                    message=Text(
+                        _("%(card)s is a %(type)s card; the %(zone)s does not take that type."),
+                        {"type": rules.type_label(card.card_type), "zone": zone.label},
+                        {"card": card},
+                    ),
+                    fix=fix,
+                    cards=(card,),
+                    zone=entry.zone,
+                    expected=list(zone.card_types),
+                    actual=card.card_type,
+                )
+            )
+        if entry.quantity < 1 or entry.quantity > MAX_QUANTITY:
+            problems.append(
+                Problem(
+                    code="quantity",
+                    severity=Severity.ERROR,
+                    cite=cite,
+                    message=Text(
+                        _("%(card)s has quantity %(actual)d; a quantity is from 1 to %(max)d."),
+                        {"actual": entry.quantity, "max": MAX_QUANTITY},
+                        {"card": card},
+                    ),
+                    fix=Text(
+                        _("Set the quantity of %(card)s to at least 1, or remove it."),
+                        {},
+                        {"card": card},
+                    ),
+                    cards=(card,),
+                    zone=entry.zone,
+                    expected=1,
+                    actual=entry.quantity,
+                )
+            )
+    return problems
+
+
+def group_by(
+    entries: Iterable[EntryFacts], key: Callable[[EntryFacts], object]
+) -> dict[object, list[EntryFacts]]:
+    grouped: dict[object, list[EntryFacts]] = defaultdict(list)
+    for entry in entries:
+        grouped[key(entry)].append(entry)
+    return grouped
