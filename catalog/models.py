@@ -32,6 +32,9 @@ class Bilingual(models.Model):
     class Meta:
         abstract = True
 
+    def __str__(self) -> str:
+        return self.name
+
     @property
     def name(self) -> str:
         """The name in the active language, falling back to the other one."""
@@ -44,9 +47,6 @@ class Bilingual(models.Model):
         """The name in the other language, when it differs."""
         other = self.name_en if self.name == self.name_ja else self.name_ja
         return other if other and other != self.name else ""
-
-    def __str__(self) -> str:
-        return self.name
 
     def clean(self) -> None:
         if not (self.name_en or self.name_ja):
@@ -72,12 +72,12 @@ class Game(Bilingual):
         verbose_name = _("game")
         verbose_name_plural = _("games")
 
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:game", args=[self.slug])
+
     @property
     def spec(self) -> GameSpec:
         return get_game(self.slug)
-
-    def get_absolute_url(self) -> str:
-        return reverse("catalog:game", args=[self.slug])
 
 
 class CardSet(Bilingual, Provenance):
@@ -170,6 +170,10 @@ class Card(Bilingual, Provenance):
         verbose_name = _("card")
         verbose_name_plural = _("cards")
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_key = search_key(self.name_en, self.name_ja)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("catalog:card", args=[self.game.slug, self.code])
 
@@ -181,12 +185,10 @@ class Card(Bilingual, Provenance):
     def type_label(self) -> str:
         return self.spec.card_type_label(self.card_type)
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        self.search_key = search_key(self.name_en, self.name_ja)
-        super().save(*args, **kwargs)
-
     def clean(self) -> None:
         super().clean()
+        if self.game_id is None:
+            return  # the form reports the missing game itself
         if not is_game(self.game.slug):
             raise ValidationError({"game": _("This game has no catalog module.")})
         spec = self.spec
@@ -236,13 +238,17 @@ class Printing(models.Model):
         return self.card.is_demo or self.card_set.is_demo
 
     def clean(self) -> None:
+        if self.card_id is None or self.card_set_id is None:
+            return  # the form reports the missing card or set itself
         if self.card.game_id != self.card_set.game_id:
             raise ValidationError({"card_set": _("The set belongs to another game.")})
         spec = self.card.spec
         if self.variant and self.variant not in dict(spec.variants):
             raise ValidationError({"variant": _("Not a variant of this game.")})
         try:
-            self.attributes = spec.validate_printing_attributes(self.attributes)
+            self.attributes = spec.validate_printing_attributes(
+                self.attributes, self.card.card_type
+            )
         except AttributeErrors as exc:
             raise ValidationError({"attributes": [str(exc)]}) from exc
 
@@ -325,7 +331,7 @@ class CatalogImportJob(models.Model):
         DONE = "done", _("Done")
 
     uploaded_by = models.ForeignKey(
-        "auth.User",
+        settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,

@@ -51,6 +51,8 @@ class GameSpec:
     rules_digest: str
     card_types: tuple[CardType, ...]
     printing_schema: type[AttributeSchema] = EmptySchema
+    #: where a card type's printings carry other attributes than the game's usual ones
+    printing_schemas: Mapping[str, type[AttributeSchema]] = field(default_factory=dict)
     facets: tuple[Facet, ...] = ()
     #: named printing variants (e.g. Recharge "power-plus") with their labels
     variants: tuple[tuple[str, Promise | str], ...] = ()
@@ -78,8 +80,11 @@ class GameSpec:
         schema = found.schema if found else EmptySchema
         return validate_attributes(schema, data)
 
-    def validate_printing_attributes(self, data: Any) -> dict[str, Any]:
-        return validate_attributes(self.printing_schema, data)
+    def printing_schema_for(self, card_type: str) -> type[AttributeSchema]:
+        return self.printing_schemas.get(card_type, self.printing_schema)
+
+    def validate_printing_attributes(self, data: Any, card_type: str = "") -> dict[str, Any]:
+        return validate_attributes(self.printing_schema_for(card_type), data)
 
     def schema_for(self, card_type: str) -> type[AttributeSchema]:
         found = self.card_type(card_type)

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, StrictBooleanField
-from catalog.games.base import CardType, Facet, GameSpec
+from catalog.games.base import CardType, EmptySchema, Facet, GameSpec
 
 ANY_FIGHTER = "any"
 
@@ -73,6 +73,8 @@ GAME = GameSpec(
         CardType("scheme", _("Scheme"), SchemeAttributes),
     ),
     printing_schema=PrintingAttributes,
+    # a character card is not played by a fighter and has no boost
+    printing_schemas={"character": EmptySchema},
     facets=(
         Facet("value", _("Value"), "range"),
         Facet("boost", _("Boost"), "range", on="printing"),

@@ -128,7 +128,9 @@ class _Checker:
                     + did_you_mean(printing.variant, known),
                 )
             try:
-                printing.attributes = self.spec.validate_printing_attributes(printing.attributes)
+                printing.attributes = self.spec.validate_printing_attributes(
+                    printing.attributes, card.card_type
+                )
             except AttributeErrors as exc:
                 for attr, messages in exc.errors.items():
                     self.add(printing.where, f"printing attribute {attr!r}: {' '.join(messages)}")
@@ -177,7 +179,8 @@ class _Checker:
             ):
                 if value is not None and value < 0:
                     self.add(product.where, f"{bound} cannot be negative")
-            lines: set[tuple[PrintingKey, str]] = set()
+            # a printing is named by its card and its key: cards may share a set and number
+            lines: set[tuple[str, PrintingKey, str]] = set()
             for item in product.items:
                 if not 1 <= item.quantity <= MAX_PRODUCT_QUANTITY:
                     self.add(item.where, f"quantity must be between 1 and {MAX_PRODUCT_QUANTITY}")
@@ -206,7 +209,7 @@ class _Checker:
                         "number or variant",
                     )
                 else:
-                    line = (matches[0], item.zone)
+                    line = (item.card_code, matches[0], item.zone)
                     if line in lines:
                         self.add(item.where, "the same printing is listed twice in this zone")
                     lines.add(line)

@@ -51,6 +51,18 @@ def game_sync(slug: str) -> Game:
     return game
 
 
+def _differs(obj: models.Model, key: str, value: Any) -> bool:
+    """Whether ``obj.key`` differs from ``value``; a foreign key is compared by its id.
+
+    Reading ``obj.card`` would fetch the related row, one query per existing row; the ids
+    answer the same question (model instances are equal when their pks are) without a query.
+    """
+    field = obj._meta.get_field(key)
+    if isinstance(field, models.ForeignKey):
+        return bool(getattr(obj, field.attname) != (value.pk if value is not None else None))
+    return bool(getattr(obj, key) != value)
+
+
 class _Upsert:
     """Collects new and changed rows of one model, then writes them in bulk."""
 
@@ -67,7 +79,7 @@ class _Upsert:
             self.new.append(obj)
             self.report.created[self.kind] += 1
             return obj
-        diff = {k: v for k, v in values.items() if getattr(existing, k) != v}
+        diff = {k: v for k, v in values.items() if _differs(existing, k, v)}
         if diff:
             for key, value in diff.items():
                 setattr(existing, key, value)
