@@ -6,16 +6,18 @@ demo) plus one filter per facet the game declares (``GameSpec.facets``). Built o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django import forms
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from catalog.games import Facet, GameSpec
-from catalog.models import Card
+from catalog.games import Facet, GameSpec, get_game
+from catalog.models import Card, Printing
 from catalog.search import normalise
 
 MAX_QUERY_LENGTH = 100
@@ -33,65 +35,76 @@ def name_search(queryset: QuerySet[Card], text: str) -> QuerySet[Card]:
     return queryset
 
 
-def _prefix(facet: Facet) -> str:
-    return "printings__attributes__" if facet.on == "printing" else "attributes__"
+Condition = Callable[[Any], Q | None]
+
+
+def _conditions(facet: Facet) -> dict[str, Condition]:
+    """Filter name -> the condition a value puts on the attribute (``None``: no condition).
+
+    Paths are relative to the model holding the attribute (Card or Printing), so the same
+    conditions serve card facets and printing facets.
+    """
+    key = f"attributes__{facet.key}"
+    if facet.kind == "choice":
+        return {facet.key: lambda v: Q(**{key: v}) if v else None}
+    if facet.kind == "list":
+        # Membership in a JSON list of codes, written so SQLite and PostgreSQL agree.
+        return {facet.key: lambda v: Q(**{f"{key}__icontains": f'"{v}"'}) if v else None}
+    if facet.kind == "bool":
+
+        def flag(value: bool | None) -> Q | None:
+            if value is None:
+                return None
+            # Absent means "no"; and NOT (key = true) is NULL in SQL when the key is missing,
+            # so "false" is spelled out as "missing or false".
+            return Q(**{key: True}) if value else Q(**{f"{key}__isnull": True}) | Q(**{key: False})
+
+        return {facet.key: flag}
+    return {
+        f"{facet.key}_min": lambda v: None if v is None else Q(**{f"{key}__gte": int(v)}),
+        f"{facet.key}_max": lambda v: None if v is None else Q(**{f"{key}__lte": int(v)}),
+    }
 
 
 def _facet_filters(facet: Facet) -> dict[str, django_filters.Filter]:
-    field = _prefix(facet) + facet.key
-    if facet.kind == "choice":
+    conditions = _conditions(facet)
+
+    def method_for(name: str) -> Any:
+        if facet.on == "printing":
+            return "filter_on_printing"  # applied together with the set, on one printing
+
+        def apply(queryset: QuerySet[Card], _name: str, value: Any) -> QuerySet[Card]:
+            condition = conditions[name](value)
+            return queryset if condition is None else queryset.filter(condition)
+
+        return apply
+
+    if facet.kind in ("choice", "list"):
         return {
             facet.key: django_filters.ChoiceFilter(
-                field_name=field, choices=facet.choices, label=facet.label
-            )
-        }
-    if facet.kind == "list":
-
-        def member(queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
-            # Membership in a JSON list of codes, written so SQLite and PostgreSQL agree.
-            return queryset.filter(**{f"{field}__icontains": f'"{value}"'}) if value else queryset
-
-        return {
-            facet.key: django_filters.ChoiceFilter(
-                choices=facet.choices, label=facet.label, method=member
+                choices=facet.choices, label=facet.label, method=method_for(facet.key)
             )
         }
     if facet.kind == "bool":
         return {
             facet.key: django_filters.BooleanFilter(
-                field_name=field, label=facet.label, widget=forms.NullBooleanSelect
+                label=facet.label, widget=forms.NullBooleanSelect, method=method_for(facet.key)
             )
         }
-
-    def bound(lookup: str) -> Any:
-        def apply(queryset: QuerySet[Card], name: str, value: Any) -> QuerySet[Card]:
-            if value is None:
-                return queryset
-            return queryset.filter(**{f"{field}__{lookup}": int(value)})
-
-        return apply
-
     return {
-        f"{facet.key}_min": django_filters.NumberFilter(
-            label=_("%(facet)s at least") % {"facet": facet.label},
-            method=bound("gte"),
+        f"{facet.key}_{end}": django_filters.NumberFilter(
+            label=format_lazy(label, facet=facet.label),
+            method=method_for(f"{facet.key}_{end}"),
             min_value=0,
             max_value=999,
-        ),
-        f"{facet.key}_max": django_filters.NumberFilter(
-            label=_("%(facet)s at most") % {"facet": facet.label},
-            method=bound("lte"),
-            min_value=0,
-            max_value=999,
-        ),
+        )
+        for end, label in (("min", _("{facet} at least")), ("max", _("{facet} at most")))
     }
 
 
 class CardFilterBase(django_filters.FilterSet):
     q = django_filters.CharFilter(label=_("Name (Japanese or English)"), method="filter_name")
-    set = django_filters.CharFilter(
-        field_name="printings__card_set__code", label=_("Set code"), distinct=True
-    )
+    set = django_filters.CharFilter(label=_("Set code"), method="filter_on_printing")
     demo = django_filters.BooleanFilter(
         field_name="is_demo", label=_("Demo cards"), widget=forms.NullBooleanSelect
     )
@@ -99,9 +112,32 @@ class CardFilterBase(django_filters.FilterSet):
         choices=SORT_CHOICES, label=_("Sort by"), method="filter_sort", empty_label=None
     )
 
+    #: filters that constrain a printing (the set, printing facets): all of them must hold
+    #: for the SAME printing, so a set page's "boost 2" means boost 2 in this set.
+    printing_conditions: ClassVar[dict[str, Condition]] = {
+        "set": lambda v: Q(card_set__code=v) if v else None
+    }
+
     class Meta:
         model = Card
         fields: list[str] = []
+
+    def filter_on_printing(self, queryset: QuerySet[Card], name: str, value: Any) -> QuerySet[Card]:
+        return queryset  # collected by filter_queryset into one printing condition
+
+    def filter_queryset(self, queryset: QuerySet[Card]) -> QuerySet[Card]:
+        queryset = super().filter_queryset(queryset)
+        data = self.form.cleaned_data
+        conditions = [
+            condition
+            for name, make in self.printing_conditions.items()
+            if (condition := make(data.get(name))) is not None
+        ]
+        if conditions:
+            # EXISTS rather than a join: no duplicate cards, and one printing meets them all.
+            printings = Printing.objects.filter(card=OuterRef("pk")).filter(*conditions)
+            queryset = queryset.filter(Exists(printings))
+        return queryset
 
     def filter_name(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return name_search(queryset, value) if value else queryset
@@ -118,9 +154,15 @@ def sort_cards(queryset: QuerySet[Card], key: str) -> QuerySet[Card]:
     return queryset.order_by("name_en", "name_ja", "pk")
 
 
-@cache
 def card_filterset_for(spec: GameSpec) -> type[CardFilterBase]:
     """The FilterSet class of one game's cards (generic filters + the game's facets)."""
+    # Cached by slug: a GameSpec does not hash (its ``extra`` is a dict).
+    return _card_filterset(spec.slug)
+
+
+@cache
+def _card_filterset(slug: str) -> type[CardFilterBase]:
+    spec = get_game(slug)
     attrs: dict[str, Any] = {
         "type": django_filters.ChoiceFilter(
             field_name="card_type",
@@ -128,8 +170,12 @@ def card_filterset_for(spec: GameSpec) -> type[CardFilterBase]:
             label=_("Type"),
         ),
     }
+    printing_conditions = dict(CardFilterBase.printing_conditions)
     for facet in spec.facets:
         attrs.update(_facet_filters(facet))
+        if facet.on == "printing":
+            printing_conditions.update(_conditions(facet))
+    attrs["printing_conditions"] = printing_conditions
     name = "".join(part.title() for part in spec.slug.split("-")) + "CardFilter"
     return type(name, (CardFilterBase,), attrs)
 

@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from catalog.attributes import ChoiceListField, StringListField
 from catalog.games import GameSpec, all_games, get_game, is_game
 from catalog.importers.bundle import CardRow, CatalogBundle, PrintingRow
-from catalog.importers.validate import did_you_mean
+from catalog.importers.validate import did_you_mean, unknown_game
 
 MAX_ROWS = 20_000
 LIST_SEPARATOR = "|"
@@ -33,10 +36,19 @@ PRINTING_COLUMNS = ("set", "number", "variant")
 FIXED_COLUMNS = ("game", "code", *CARD_COLUMNS, *PRINTING_COLUMNS)
 REQUIRED_COLUMNS = ("code", "type")
 
-EMPTY_FILE = "empty file: expected a header row (code,type,name_en,...)"
-NO_ROWS = "no card rows under the header"
-NO_GAME = "no game: add a 'game' column or choose the game of this file"
-TOO_MANY_ROWS = f"more than {MAX_ROWS:,} rows; split the file and import the parts together"
+# Lazy: translated when a problem is recorded, in the language active then (str() them).
+EMPTY_FILE = gettext_lazy("empty file: expected a header row (code,type,name_en,...)")
+NO_ROWS = gettext_lazy("no card rows under the header")
+NO_GAME = gettext_lazy("no game: add a 'game' column or choose the game of this file")
+
+
+def _too_many_rows() -> str:
+    return _("more than %(max)s rows; split the file and import the parts together") % {
+        "max": f"{MAX_ROWS:,}"
+    }
+
+
+TOO_MANY_ROWS = lazy(_too_many_rows, str)()
 
 
 @dataclass(frozen=True)
@@ -83,7 +95,7 @@ class _CsvReader:
                 if not any(cell.strip() for cell in cells):
                     continue
                 if len(lines) >= MAX_ROWS:
-                    self.problem(first_line, TOO_MANY_ROWS)
+                    self.problem(first_line, str(TOO_MANY_ROWS))
                     break
                 if len(cells) != len(self.header):
                     self.problem(first_line, self.width_message(len(cells)))
@@ -91,11 +103,11 @@ class _CsvReader:
                 cells = [cell.strip() for cell in cells]
                 lines.append(_Line(first_line, dict(zip(self.header, cells, strict=True))))
         except csv.Error as exc:
-            self.problem(last_line + 1, f"unreadable CSV: {exc}")
+            self.problem(last_line + 1, _("unreadable CSV: %(error)s") % {"error": exc})
         if not self.header and not self.header_failed:
-            self.problem(1, EMPTY_FILE)
+            self.problem(1, str(EMPTY_FILE))
         elif self.header and not lines and not self.bundle.problems:
-            self.problem(1, NO_ROWS)
+            self.problem(1, str(NO_ROWS))
         return lines
 
     def read_header(self, cells: list[str], line: int) -> None:
@@ -104,17 +116,24 @@ class _CsvReader:
         seen: set[str] = set()
         for index, name in enumerate(header, start=1):
             if not name:
-                self.problem(line, f"column {index} has no name in the header")
+                self.problem(
+                    line, _("column %(index)d has no name in the header") % {"index": index}
+                )
                 ok = False
             elif name in seen:
-                self.problem(line, f"column {name!r} appears twice in the header")
+                self.problem(
+                    line, _("column '%(name)s' appears twice in the header") % {"name": name}
+                )
                 ok = False
             seen.add(name)
         for name in REQUIRED_COLUMNS:
             if name not in seen:
                 close = difflib.get_close_matches(name, sorted(seen), n=1, cutoff=0.6)
-                hint = f" (is {close[0]!r} a misspelling of it?)" if close else ""
-                self.problem(line, f"missing column {name!r}{hint}")
+                if close:
+                    message = _("missing column '%(name)s' (is '%(close)s' a misspelling of it?)")
+                else:
+                    message = _("missing column '%(name)s'")
+                self.problem(line, message % {"name": name, "close": close[0] if close else ""})
                 ok = False
         # Without a usable header no row can be read: the header's problems are the report.
         self.header = header if ok else []
@@ -122,14 +141,28 @@ class _CsvReader:
 
     def width_message(self, found: int) -> str:
         expected = len(self.header)
+        params = {"found": found, "expected": expected}
+        # The English singular keeps "cells": the message has always read "1 cells".
         if found < expected:
             return (
-                f"{found} cells but the header has {expected} columns: a missing column "
-                '(or a comma inside a value that needs "quotes")'
+                ngettext(
+                    "%(found)d cells but the header has %(expected)d columns: a missing column "
+                    '(or a comma inside a value that needs "quotes")',
+                    "%(found)d cells but the header has %(expected)d columns: a missing column "
+                    '(or a comma inside a value that needs "quotes")',
+                    found,
+                )
+                % params
             )
         return (
-            f"{found} cells but the header has {expected} columns: extra cells "
-            '(a name with a comma needs "quotes")'
+            ngettext(
+                "%(found)d cells but the header has %(expected)d columns: extra cells "
+                '(a name with a comma needs "quotes")',
+                "%(found)d cells but the header has %(expected)d columns: extra cells "
+                '(a name with a comma needs "quotes")',
+                found,
+            )
+            % params
         )
 
     # --- the game -------------------------------------------------------------------------
@@ -150,10 +183,7 @@ class _CsvReader:
         if not is_game(slug):
             # The caller's choice has no line; a cell's game has the line it is on.
             where = self.origin if self.caller_game else self.at(first_line)
-            self.bundle.problem(
-                where,
-                f"unknown game {slug!r}; games are {', '.join(known)}." + did_you_mean(slug, known),
-            )
+            self.bundle.problem(where, unknown_game(slug, known))
             return None
         for line in lines:
             other = line.cells.get("game", "")
@@ -161,7 +191,8 @@ class _CsvReader:
                 hint = "" if is_game(other) else did_you_mean(other, known)
                 self.problem(
                     line.number,
-                    f"game {other!r} but this file is for {slug!r}: one file holds one game."
+                    _("game '%(other)s' but this file is for '%(game)s': one file holds one game.")
+                    % {"other": other, "game": slug}
                     + hint,
                 )
         return get_game(slug)
@@ -177,16 +208,19 @@ class _CsvReader:
             if name in known:
                 continue
             if PRINTING_PREFIX + name in printing_keys:
-                hint = f" Did you mean {PRINTING_PREFIX + name!r}?"
+                hint = " " + _("Did you mean %(names)s?") % {"names": repr(PRINTING_PREFIX + name)}
             else:
                 hint = did_you_mean(name, known)
             if name.startswith(PRINTING_PREFIX) and not printing_keys:
-                reason = f"{spec.slug} printings carry no attributes"
+                message = _("unknown column '%(name)s': %(game)s printings carry no attributes.")
             elif name.startswith(PRINTING_PREFIX):
-                reason = f"not a printing attribute of {spec.slug}"
+                message = _("unknown column '%(name)s': not a printing attribute of %(game)s.")
             else:
-                reason = f"not a column of this format nor an attribute of a {spec.slug} card"
-            self.problem(1, f"unknown column {name!r}: {reason}." + hint)
+                message = _(
+                    "unknown column '%(name)s': not a column of this format nor an attribute "
+                    "of a %(game)s card."
+                )
+            self.problem(1, message % {"name": name, "game": spec.slug} + hint)
             self.ignored.add(name)
 
     # --- rows -> cards --------------------------------------------------------------------
@@ -240,7 +274,10 @@ class _CsvReader:
             if value and (name in ("number", "variant") or name.startswith(PRINTING_PREFIX))
         ]
         if stray:
-            self.problem(line.number, f"{', '.join(stray)} given without a 'set' to print in")
+            self.problem(
+                line.number,
+                _("%(columns)s given without a 'set' to print in") % {"columns": ", ".join(stray)},
+            )
         return False
 
     def integer(self, line: _Line, column: str) -> int | None:
@@ -250,7 +287,11 @@ class _CsvReader:
         try:
             return int(value)
         except ValueError:
-            self.problem(line.number, f"{column} {value!r} is not a whole number")
+            self.problem(
+                line.number,
+                _("%(column)s '%(value)s' is not a whole number")
+                % {"column": column, "value": value},
+            )
             return None
 
     def boolean(self, line: _Line, column: str) -> bool:
@@ -259,7 +300,11 @@ class _CsvReader:
             return False
         if value == "true":
             return True
-        self.problem(line.number, f"{column} {line.cells[column]!r} must be true or false")
+        self.problem(
+            line.number,
+            _("%(column)s '%(value)s' must be true or false")
+            % {"column": column, "value": line.cells[column]},
+        )
         return False
 
     def cards(self, lines: list[_Line], spec: GameSpec | None) -> None:
@@ -269,7 +314,15 @@ class _CsvReader:
             if line.cells["code"] and line.cells["code"] in by_code:
                 missing = []  # a further printing may leave the card's own cells empty
             if missing:
-                self.problem(line.number, f"missing {' and '.join(missing)}")
+                *others, last = missing
+                if others:
+                    message = _("missing %(columns)s and %(last)s") % {
+                        "columns": ", ".join(others),
+                        "last": last,
+                    }
+                else:
+                    message = _("missing %(column)s") % {"column": last}
+                self.problem(line.number, message)
                 continue
             code = line.cells["code"]
             if code in by_code:
@@ -292,8 +345,17 @@ class _CsvReader:
             if value != first.cells.get(name, ""):
                 self.problem(
                     line.number,
-                    f"card {line.cells['code']!r} is also on line {first.number} with a different "
-                    f"{name}: {value!r} here, {first.cells.get(name, '')!r} there",
+                    _(
+                        "card '%(code)s' is also on line %(first)d with a different %(column)s: "
+                        "'%(here)s' here, '%(there)s' there"
+                    )
+                    % {
+                        "code": line.cells["code"],
+                        "first": first.number,
+                        "column": name,
+                        "here": value,
+                        "there": first.cells.get(name, ""),
+                    },
                 )
 
     def parse(self) -> CatalogBundle:

@@ -10,6 +10,9 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from catalog.attributes import AttributeErrors
 from catalog.games import GameSpec, all_games, get_game, is_game
 from catalog.importers.bundle import CardRow, CatalogBundle, ImportProblem
@@ -27,7 +30,18 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
     if not close:
         close = difflib.get_close_matches(word.lower(), [k.lower() for k in known], n=3, cutoff=0.6)
-    return f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    if not close:
+        return ""
+    # Translators: a hint after a problem; names are the close codes or names, quoted.
+    return " " + _("Did you mean %(names)s?") % {"names": ", ".join(repr(c) for c in close)}
+
+
+def unknown_game(game: str, known: list[str]) -> str:
+    """The problem of a game slug that is not registered, with its "did you mean"."""
+    return _("unknown game '%(game)s'; games are %(games)s.") % {
+        "game": game,
+        "games": ", ".join(known),
+    } + did_you_mean(game, known)
 
 
 class _Checker:
@@ -51,45 +65,52 @@ class _Checker:
         if code and (not CODE_RE.match(code) or len(code) > max_length):
             self.add(
                 where,
-                f"{label} {code!r} must be at most {max_length} letters, digits, '-' or '_'",
+                # Translators: label is "set code", "card code" or "product code".
+                _("%(label)s '%(code)s' must be at most %(max)d letters, digits, '-' or '_'")
+                % {"label": label, "code": code, "max": max_length},
             )
 
     def names(self, where: str, name_en: str, name_ja: str) -> None:
         if not (name_en or name_ja):
-            self.add(where, "needs a name in English (name_en) or Japanese (name_ja)")
+            self.add(where, _("needs a name in English (name_en) or Japanese (name_ja)"))
         for name in (name_en, name_ja):
             if len(name) > 200:
-                self.add(where, "a name is longer than 200 characters")
+                self.add(where, _("a name is longer than 200 characters"))
 
     def check_sets(self) -> None:
         seen: set[str] = set()
         for row in self.bundle.sets:
-            self.code(row.where, row.code, "set code", 80)
+            self.code(row.where, row.code, _("set code"), 80)
             if row.code in seen:
-                self.add(row.where, f"duplicate set code {row.code!r}")
+                self.add(row.where, _("duplicate set code '%(code)s'") % {"code": row.code})
             seen.add(row.code)
             self.names(row.where, row.name_en, row.name_ja)
             if row.kind not in SET_KINDS:
                 self.add(
                     row.where,
-                    f"set kind {row.kind!r} is not one of {', '.join(sorted(SET_KINDS))}."
+                    _("set kind '%(kind)s' is not one of %(kinds)s.")
+                    % {"kind": row.kind, "kinds": ", ".join(sorted(SET_KINDS))}
                     + did_you_mean(row.kind, SET_KINDS),
                 )
             if row.official_size is not None and row.official_size < 0:
-                self.add(row.where, "official_size cannot be negative")
+                self.add(row.where, _("%(field)s cannot be negative") % {"field": "official_size"})
 
     def check_cards(self) -> None:
         for row in self.bundle.cards:
-            self.code(row.where, row.code, "card code", 120)
+            self.code(row.where, row.code, _("card code"), 120)
             if row.code in self.bundle_cards:
-                self.add(row.where, f"duplicate card code {row.code!r}")
+                self.add(row.where, _("duplicate card code '%(code)s'") % {"code": row.code})
             self.bundle_cards[row.code] = row
             self.names(row.where, row.name_en, row.name_ja)
             if row.card_type not in self.spec.card_type_codes:
                 self.add(
                     row.where,
-                    f"card type {row.card_type!r} is not a type of {self.spec.slug} "
-                    f"({', '.join(self.spec.card_type_codes)})."
+                    _("card type '%(type)s' is not a type of %(game)s (%(types)s).")
+                    % {
+                        "type": row.card_type,
+                        "game": self.spec.slug,
+                        "types": ", ".join(self.spec.card_type_codes),
+                    }
                     + did_you_mean(row.card_type, self.spec.card_type_codes),
                 )
             else:
@@ -99,9 +120,13 @@ class _Checker:
                     )
                 except AttributeErrors as exc:
                     for key, messages in exc.errors.items():
-                        self.add(row.where, f"attribute {key!r}: {' '.join(messages)}")
+                        self.add(
+                            row.where,
+                            _("attribute '%(key)s': %(messages)s")
+                            % {"key": key, "messages": " ".join(messages)},
+                        )
             if row.copy_limit is not None and not 1 <= row.copy_limit <= 99:
-                self.add(row.where, "copy_limit must be between 1 and 99")
+                self.add(row.where, _("copy_limit must be between 1 and 99"))
             self.check_printings(row)
 
     def check_printings(self, card: CardRow) -> None:
@@ -109,31 +134,41 @@ class _Checker:
         for printing in card.printings:
             key = (printing.set_code, printing.collector_number, printing.variant)
             if key in seen:
-                self.add(printing.where, f"duplicate printing {key!r} of card {card.code!r}")
+                self.add(
+                    printing.where,
+                    # Translators: key is (set, number, variant), e.g. ('t1', '1', '').
+                    _("duplicate printing %(key)s of card '%(card)s'")
+                    % {"key": repr(key), "card": card.code},
+                )
             seen.add(key)
             if printing.set_code and printing.set_code not in self.set_codes:
                 self.add(
                     printing.where,
-                    f"unknown set {printing.set_code!r}."
+                    _("unknown set '%(code)s'.") % {"code": printing.set_code}
                     + did_you_mean(printing.set_code, self.set_codes),
                 )
             if len(printing.collector_number) > 40:
-                self.add(printing.where, "collector number is longer than 40 characters")
+                self.add(printing.where, _("collector number is longer than 40 characters"))
             if printing.variant and printing.variant not in dict(self.spec.variants):
                 known = [code for code, _label in self.spec.variants]
-                self.add(
-                    printing.where,
-                    f"variant {printing.variant!r} is not a variant of {self.spec.slug}"
-                    + (f" ({', '.join(known)})." if known else ".")
-                    + did_you_mean(printing.variant, known),
-                )
+                params = {"variant": printing.variant, "game": self.spec.slug}
+                if known:
+                    message = _("variant '%(variant)s' is not a variant of %(game)s (%(known)s).")
+                    params["known"] = ", ".join(known)
+                else:
+                    message = _("variant '%(variant)s' is not a variant of %(game)s.")
+                self.add(printing.where, message % params + did_you_mean(printing.variant, known))
             try:
                 printing.attributes = self.spec.validate_printing_attributes(
                     printing.attributes, card.card_type
                 )
             except AttributeErrors as exc:
                 for attr, messages in exc.errors.items():
-                    self.add(printing.where, f"printing attribute {attr!r}: {' '.join(messages)}")
+                    self.add(
+                        printing.where,
+                        _("printing attribute '%(key)s': %(messages)s")
+                        % {"key": attr, "messages": " ".join(messages)},
+                    )
 
     def printings_of(self, card_code: str) -> list[PrintingKey]:
         row = self.bundle_cards.get(card_code)
@@ -155,22 +190,24 @@ class _Checker:
             **{c: r.name_en or r.name_ja for c, r in self.bundle_cards.items()},
         }
         for product in self.bundle.products:
-            self.code(product.where, product.code, "product code", 80)
+            self.code(product.where, product.code, _("product code"), 80)
             if product.code in seen:
-                self.add(product.where, f"duplicate product code {product.code!r}")
+                self.add(
+                    product.where, _("duplicate product code '%(code)s'") % {"code": product.code}
+                )
             seen.add(product.code)
             self.names(product.where, product.name_en, product.name_ja)
             if product.kind not in PRODUCT_KINDS:
                 self.add(
                     product.where,
-                    f"product kind {product.kind!r} is not one of "
-                    f"{', '.join(sorted(PRODUCT_KINDS))}."
+                    _("product kind '%(kind)s' is not one of %(kinds)s.")
+                    % {"kind": product.kind, "kinds": ", ".join(sorted(PRODUCT_KINDS))}
                     + did_you_mean(product.kind, PRODUCT_KINDS),
                 )
             if product.set_code and product.set_code not in self.set_codes:
                 self.add(
                     product.where,
-                    f"unknown set {product.set_code!r}."
+                    _("unknown set '%(code)s'.") % {"code": product.set_code}
                     + did_you_mean(product.set_code, self.set_codes),
                 )
             for bound, value in (
@@ -178,20 +215,29 @@ class _Checker:
                 ("price_yen", product.price_yen),
             ):
                 if value is not None and value < 0:
-                    self.add(product.where, f"{bound} cannot be negative")
+                    self.add(product.where, _("%(field)s cannot be negative") % {"field": bound})
             # a printing is named by its card and its key: cards may share a set and number
             lines: set[tuple[str, PrintingKey, str]] = set()
             for item in product.items:
                 if not 1 <= item.quantity <= MAX_PRODUCT_QUANTITY:
-                    self.add(item.where, f"quantity must be between 1 and {MAX_PRODUCT_QUANTITY}")
+                    self.add(
+                        item.where,
+                        _("quantity must be between 1 and %(max)d") % {"max": MAX_PRODUCT_QUANTITY},
+                    )
                 if not ZONE_RE.match(item.zone) or len(item.zone) > 30:
-                    self.add(item.where, f"zone {item.zone!r} must be a short lowercase slug")
+                    self.add(
+                        item.where,
+                        _("zone '%(zone)s' must be a short lowercase slug") % {"zone": item.zone},
+                    )
                 if item.card_code not in known_cards:
                     by_name = {name: code for code, name in names.items() if name}
                     hint = did_you_mean(item.card_code, known_cards) or did_you_mean(
                         item.card_code, by_name
                     )
-                    self.add(item.where, f"unknown card {item.card_code!r}." + hint)
+                    self.add(
+                        item.where,
+                        _("unknown card '%(card)s'.") % {"card": item.card_code} + hint,
+                    )
                     continue
                 matches = [
                     key
@@ -201,17 +247,24 @@ class _Checker:
                     and (item.variant is None or key[2] == item.variant)
                 ]
                 if not matches:
-                    self.add(item.where, f"no printing of {item.card_code!r} matches this line")
+                    self.add(
+                        item.where,
+                        _("no printing of '%(card)s' matches this line") % {"card": item.card_code},
+                    )
                 elif len(matches) > 1:
                     self.add(
                         item.where,
-                        f"{item.card_code!r} has {len(matches)} printings; name its set, "
-                        "number or variant",
+                        ngettext(
+                            "'%(card)s' has %(count)d printing; name its set, number or variant",
+                            "'%(card)s' has %(count)d printings; name its set, number or variant",
+                            len(matches),
+                        )
+                        % {"card": item.card_code, "count": len(matches)},
                     )
                 else:
                     line = (item.card_code, matches[0], item.zone)
                     if line in lines:
-                        self.add(item.where, "the same printing is listed twice in this zone")
+                        self.add(item.where, _("the same printing is listed twice in this zone"))
                     lines.add(line)
                     item.set_code, item.collector_number, item.variant = matches[0]
 
@@ -226,8 +279,7 @@ def validate_bundle(bundle: CatalogBundle) -> list[ImportProblem]:
         problems.append(
             ImportProblem(
                 bundle.origin,
-                f"unknown game {bundle.game!r}; games are {', '.join(slugs)}."
-                + did_you_mean(bundle.game, slugs),
+                unknown_game(bundle.game, slugs),
             )
         )
         return problems

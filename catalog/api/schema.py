@@ -1,0 +1,158 @@
+"""OpenAPI parameters of the catalog API, declared once and shared by the views.
+
+A game's card list filters on that game's facets; the schema has one card-list operation for
+every game, so it lists the union of the games' facet parameters, each saying which games read
+it (a game answers 400 to a facet value it cannot read, and ignores another game's facets).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+
+from catalog.api.filters import GENERIC_CARD_FILTERS
+from catalog.filters import SORT_CHOICES
+from catalog.games import all_games
+from catalog.models import CardSet, Product
+
+FACET_MIN, FACET_MAX = 0, 999
+
+
+def _query(
+    name: str, kind: Any, description: Any, enum: list[str] | None = None
+) -> OpenApiParameter:
+    return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=description, enum=enum)
+
+
+def _path(name: str, description: Any, enum: list[str] | None = None) -> OpenApiParameter:
+    return OpenApiParameter(
+        name, OpenApiTypes.STR, OpenApiParameter.PATH, description=description, enum=enum
+    )
+
+
+GAME_PATH = _path("game", _("The game's slug."), enum=[spec.slug for spec in all_games()])
+SET_CODE_PATH = _path("code", _("The set's code within the game."))
+CARD_CODE_PATH = _path("code", _("The card's code within the game."))
+PRODUCT_CODE_PATH = _path("code", _("The product's code within the game."))
+LANGUAGE_HEADER = OpenApiParameter(
+    "Accept-Language",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=_("Language of `name` and of the labels: en (default) or ja."),
+    enum=["en", "ja"],
+)
+
+Q = _query(
+    "q", OpenApiTypes.STR, _("Words of the card's Japanese or English name (all must match).")
+)
+SET = _query("set", OpenApiTypes.STR, _("Set code: cards printed in that set."))
+DEMO = _query("demo", OpenApiTypes.BOOL, _("true: only demonstration rows; false: none of them."))
+SORT = _query(
+    "sort",
+    OpenApiTypes.STR,
+    _("Order: name (default), type, or number (collector number, within `set` if given)."),
+    enum=[code for code, _label in SORT_CHOICES],
+)
+
+
+def _union(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def _card_type_parameter() -> OpenApiParameter:
+    codes = _union([t.code for spec in all_games() for t in spec.card_types])
+    return _query(
+        "type",
+        OpenApiTypes.STR,
+        _("Card type code of this game (the game's `card_types`); another game's type is a 400."),
+        enum=codes,
+    )
+
+
+def _facet_parameters() -> list[OpenApiParameter]:
+    """One parameter per facet filter name across the games, saying which games read it."""
+    found: dict[str, dict[str, Any]] = {}
+    for spec in all_games():
+        for facet in spec.facets:
+            names: dict[str, Any]
+            if facet.kind == "range":
+                kind: Any = {"type": "integer", "minimum": FACET_MIN, "maximum": FACET_MAX}
+                names = {
+                    f"{facet.key}_min": format_lazy(_("{label}: at least"), label=facet.label),
+                    f"{facet.key}_max": format_lazy(_("{label}: at most"), label=facet.label),
+                }
+            else:
+                kind = OpenApiTypes.BOOL if facet.kind == "bool" else OpenApiTypes.STR
+                names = {facet.key: facet.label}
+            for name, label in names.items():
+                entry = found.setdefault(
+                    name, {"kind": kind, "label": label, "games": [], "enum": []}
+                )
+                entry["games"].append(spec.name_en)
+                entry["enum"].extend(code for code, _label in facet.choices)
+    return [
+        _query(
+            name,
+            entry["kind"],
+            format_lazy(
+                "{label} ({games}: {names})",
+                label=entry["label"],
+                games=_("games"),
+                names=", ".join(entry["games"]),
+            ),
+            enum=_union(entry["enum"]) or None,
+        )
+        for name, entry in sorted(found.items())
+        if name not in GENERIC_CARD_FILTERS
+    ]
+
+
+CARD_LIST_PARAMETERS = [GAME_PATH, LANGUAGE_HEADER, Q, _card_type_parameter(), SET, DEMO, SORT]
+CARD_LIST_PARAMETERS += _facet_parameters()
+
+CARD_SEARCH_PARAMETERS = [
+    LANGUAGE_HEADER,
+    Q,
+    _query(
+        "game",
+        OpenApiTypes.STR,
+        _("Only this game's cards."),
+        enum=[spec.slug for spec in all_games()],
+    ),
+    SET,
+    DEMO,
+    SORT,
+]
+
+SET_LIST_PARAMETERS = [
+    GAME_PATH,
+    LANGUAGE_HEADER,
+    _query("kind", OpenApiTypes.STR, _("Kind of set."), enum=list(CardSet.Kind.values)),
+    DEMO,
+]
+
+PRODUCT_LIST_PARAMETERS = [
+    GAME_PATH,
+    LANGUAGE_HEADER,
+    _query("kind", OpenApiTypes.STR, _("Kind of product."), enum=list(Product.Kind.values)),
+    _query("set", OpenApiTypes.STR, _("Set code: products of that set.")),
+    DEMO,
+]
+
+PRINTING_LIST_PARAMETERS = [
+    GAME_PATH,
+    LANGUAGE_HEADER,
+    _query("set", OpenApiTypes.STR, _("Set code: the set's printings.")),
+    _query("card", OpenApiTypes.STR, _("Card code: the card's printings.")),
+    _query(
+        "variant",
+        OpenApiTypes.STR,
+        _("Printing variant: one the game declares (the game's `variants`)."),
+        enum=_union([code for spec in all_games() for code, _label in spec.variants]) or None,
+    ),
+    DEMO,
+]

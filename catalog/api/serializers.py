@@ -1,0 +1,339 @@
+"""Output serializers of the catalog API: one per operation (a list and its detail may share).
+
+Every catalog object says whether it was invented for demonstration (``is_demo``) and where it
+comes from (``source``), and gives its name in both languages plus ``name`` in the language of
+the request (``Accept-Language``). Labels (types, kinds, attribute names) follow that language.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalog.attributes import AttributeSchema, described
+from catalog.filters import SORT_CHOICES
+from catalog.games import Facet, GameSpec
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+
+NAME_HELP = _("The name in the request's language (Accept-Language), else the other one.")
+DEMO_HELP = _("Invented for demonstration: not an official card, set or product.")
+SOURCE_HELP = _("Where this entry comes from.")
+ATTRIBUTES_HELP = _("Stored attribute codes, as the game's schema defines them.")
+ATTRIBUTES_DISPLAY_HELP = _("Each attribute with a value, labelled in the request's language.")
+
+
+def _api_url(serializer: serializers.BaseSerializer[Any], name: str, *args: str) -> str:
+    path = reverse(f"catalog-api:{name}", args=args)
+    request = serializer.context.get("request")
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def _displayed(schema: type[AttributeSchema], attributes: dict[str, Any]) -> list[dict[str, str]]:
+    return [
+        {"key": key, "label": label, "value": value}
+        for key, label, value in described(schema, attributes)
+    ]
+
+
+# --- Shared pieces --------------------------------------------------------------------------
+
+
+class NamedSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(read_only=True, help_text=NAME_HELP)
+    name_en = serializers.CharField(read_only=True)
+    name_ja = serializers.CharField(read_only=True)
+
+
+class ProvenanceSerializer(serializers.Serializer[Any]):
+    is_demo = serializers.BooleanField(read_only=True, help_text=DEMO_HELP)
+    # "source" and "label" are also attributes of DRF's Field; as declared fields they are
+    # popped off the class by the serializer metaclass, which the stubs do not know.
+    source = serializers.CharField(read_only=True, help_text=SOURCE_HELP)  # type: ignore[assignment]
+
+
+class AttributeDisplaySerializer(serializers.Serializer[tuple[str, str, str]]):
+    key = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)  # type: ignore[assignment]
+    value = serializers.CharField(read_only=True, help_text=_("As a person reads it."))
+
+
+class CodeLabelSerializer(serializers.Serializer[tuple[str, str]]):
+    code = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)  # type: ignore[assignment]
+
+
+# --- Games ----------------------------------------------------------------------------------
+
+
+class GameOutputSerializer(NamedSerializer):
+    slug = serializers.SlugField(read_only=True)
+    publisher = serializers.CharField(source="spec.publisher", read_only=True)
+    years = serializers.CharField(source="spec.years", read_only=True)
+    set_count = serializers.IntegerField(read_only=True)
+    card_count = serializers.IntegerField(read_only=True)
+    demo_card_count = serializers.IntegerField(
+        read_only=True, help_text=_("How many of the cards are invented for demonstration.")
+    )
+    printing_count = serializers.IntegerField(read_only=True)
+    product_count = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, game: Game) -> str:
+        return _api_url(self, "game-detail", game.slug)
+
+
+class AttributeInfoSerializer(serializers.Serializer[tuple[str, str]]):
+    key = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)  # type: ignore[assignment]
+
+
+class CardTypeInfoSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)  # type: ignore[assignment]
+    attributes = AttributeInfoSerializer(many=True, read_only=True)
+
+
+class FacetInfoSerializer(serializers.Serializer[Facet]):
+    key = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)  # type: ignore[assignment]
+    kind = serializers.ChoiceField(choices=["choice", "list", "range", "bool"], read_only=True)
+    on = serializers.ChoiceField(
+        choices=["card", "printing"],
+        read_only=True,
+        help_text=_("Whether the value lives on the card or on its printings."),
+    )
+    choices = CodeLabelSerializer(many=True, read_only=True)
+    parameters = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text=_("The query parameters that filter the card list on this facet."),
+    )
+
+
+def _schema_info(schema: type[AttributeSchema]) -> list[dict[str, str]]:
+    return [{"key": key, "label": str(f.label or key)} for key, f in schema.base_fields.items()]
+
+
+def _facet_info(facet: Facet) -> dict[str, Any]:
+    ranged = facet.kind == "range"
+    parameters = [f"{facet.key}_min", f"{facet.key}_max"] if ranged else [facet.key]
+    return {
+        "key": facet.key,
+        "label": str(facet.label),
+        "kind": facet.kind,
+        "on": facet.on,
+        "choices": [{"code": code, "label": str(label)} for code, label in facet.choices],
+        "parameters": parameters,
+    }
+
+
+class GameDetailOutputSerializer(GameOutputSerializer):
+    accent = serializers.CharField(source="spec.accent", read_only=True)
+    card_types = serializers.SerializerMethodField()
+    printing_attributes = serializers.SerializerMethodField()
+    facets = serializers.SerializerMethodField()
+    variants = serializers.SerializerMethodField()
+    sort_keys = serializers.SerializerMethodField()
+
+    @extend_schema_field(CardTypeInfoSerializer(many=True))
+    def get_card_types(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {"code": t.code, "label": str(t.label), "attributes": _schema_info(t.schema)}
+            for t in game.spec.card_types
+        ]
+
+    @extend_schema_field(AttributeInfoSerializer(many=True))
+    def get_printing_attributes(self, game: Game) -> list[dict[str, str]]:
+        return _schema_info(game.spec.printing_schema)
+
+    @extend_schema_field(FacetInfoSerializer(many=True))
+    def get_facets(self, game: Game) -> list[dict[str, Any]]:
+        return [_facet_info(facet) for facet in game.spec.facets]
+
+    @extend_schema_field(CodeLabelSerializer(many=True))
+    def get_variants(self, game: Game) -> list[dict[str, str]]:
+        return [{"code": code, "label": str(label)} for code, label in game.spec.variants]
+
+    @extend_schema_field(CodeLabelSerializer(many=True))
+    def get_sort_keys(self, game: Game) -> list[dict[str, str]]:
+        return [{"code": code, "label": str(label)} for code, label in SORT_CHOICES]
+
+
+# --- Sets -----------------------------------------------------------------------------------
+
+
+class CardSetBriefSerializer(NamedSerializer, ProvenanceSerializer):
+    code = serializers.SlugField(read_only=True)
+    kind = serializers.CharField(read_only=True)
+
+
+class CardSetOutputSerializer(CardSetBriefSerializer):
+    game = serializers.SlugField(source="game.slug", read_only=True)
+    kind_label = serializers.CharField(source="get_kind_display", read_only=True)
+    release_date = serializers.DateField(read_only=True, allow_null=True)
+    release_precision = serializers.CharField(
+        read_only=True, help_text=_("How much of the release date is known: day, month or year.")
+    )
+    released = serializers.CharField(
+        read_only=True, help_text=_("The release date at the precision it is known.")
+    )
+    official_size = serializers.IntegerField(read_only=True, allow_null=True)
+    card_count = serializers.IntegerField(read_only=True)
+    printing_count = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, card_set: CardSet) -> str:
+        return _api_url(self, "set-detail", card_set.game.slug, card_set.code)
+
+
+# --- Printings ------------------------------------------------------------------------------
+
+
+class _PrintingSerializer(serializers.Serializer[Printing]):
+    collector_number = serializers.CharField(read_only=True)
+    variant = serializers.CharField(read_only=True)
+    variant_label = serializers.SerializerMethodField()
+    attributes = serializers.DictField(read_only=True, help_text=ATTRIBUTES_HELP)
+    is_demo = serializers.BooleanField(read_only=True, help_text=DEMO_HELP)
+
+    def get_variant_label(self, printing: Printing) -> str:
+        return printing.card.spec.variant_label(printing.variant)
+
+
+class PrintingBriefSerializer(_PrintingSerializer):
+    set = serializers.SlugField(source="card_set.code", read_only=True)
+
+
+class PrintingInCardSerializer(_PrintingSerializer):
+    set = CardSetBriefSerializer(source="card_set", read_only=True)
+    attributes_display = serializers.SerializerMethodField()
+
+    @extend_schema_field(AttributeDisplaySerializer(many=True))
+    def get_attributes_display(self, printing: Printing) -> list[dict[str, str]]:
+        return _displayed(printing.card.spec.printing_schema, printing.attributes)
+
+
+class CardBriefSerializer(NamedSerializer, ProvenanceSerializer):
+    game = serializers.SlugField(source="game.slug", read_only=True)
+    code = serializers.SlugField(read_only=True)
+    type = serializers.CharField(source="card_type", read_only=True)
+    type_label = serializers.CharField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, card: Card) -> str:
+        return _api_url(self, "card-detail", card.game.slug, card.code)
+
+
+class PrintingOutputSerializer(PrintingInCardSerializer):
+    card = CardBriefSerializer(read_only=True)
+
+
+# --- Cards ----------------------------------------------------------------------------------
+
+
+class CardOutputSerializer(CardBriefSerializer):
+    attributes = serializers.DictField(read_only=True, help_text=ATTRIBUTES_HELP)
+    attributes_display = serializers.SerializerMethodField()
+    copy_limit = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text=_("Only where the card's own text changes the game's copy limit."),
+    )
+    printings = PrintingBriefSerializer(many=True, read_only=True)
+
+    @extend_schema_field(AttributeDisplaySerializer(many=True))
+    def get_attributes_display(self, card: Card) -> list[dict[str, str]]:
+        spec: GameSpec = card.spec
+        return _displayed(spec.schema_for(card.card_type), card.attributes)
+
+
+class ProductHoldingSerializer(serializers.Serializer[ProductItem]):
+    """A product that contains the card: which printing, in which zone, how many."""
+
+    code = serializers.SlugField(source="product.code", read_only=True)
+    name = serializers.CharField(source="product.name", read_only=True, help_text=NAME_HELP)
+    name_en = serializers.CharField(source="product.name_en", read_only=True)
+    name_ja = serializers.CharField(source="product.name_ja", read_only=True)
+    is_demo = serializers.BooleanField(
+        source="product.is_demo", read_only=True, help_text=DEMO_HELP
+    )
+    source = serializers.CharField(  # type: ignore[assignment]
+        source="product.source", read_only=True, help_text=SOURCE_HELP
+    )
+    kind = serializers.CharField(source="product.kind", read_only=True)
+    kind_label = serializers.CharField(source="product.get_kind_display", read_only=True)
+    set = serializers.SlugField(source="printing.card_set.code", read_only=True)
+    collector_number = serializers.CharField(source="printing.collector_number", read_only=True)
+    variant = serializers.CharField(source="printing.variant", read_only=True)
+    zone = serializers.SlugField(read_only=True)
+    quantity = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, item: ProductItem) -> str:
+        return _api_url(self, "product-detail", item.product.game.slug, item.product.code)
+
+
+class CardDetailOutputSerializer(CardOutputSerializer):
+    printings = PrintingInCardSerializer(many=True, read_only=True)  # type: ignore[assignment]
+    products = serializers.SerializerMethodField()
+
+    @extend_schema_field(ProductHoldingSerializer(many=True))
+    def get_products(self, card: Card) -> list[dict[str, Any]]:
+        items = [item for p in card.printings.all() for item in p.product_items.all()]
+        items.sort(key=lambda i: (i.product.release_date or date.max, i.product.code, i.zone))
+        return [ProductHoldingSerializer(item, context=self.context).data for item in items]
+
+
+# --- Products -------------------------------------------------------------------------------
+
+
+class ProductOutputSerializer(NamedSerializer, ProvenanceSerializer):
+    game = serializers.SlugField(source="game.slug", read_only=True)
+    code = serializers.SlugField(read_only=True)
+    kind = serializers.CharField(read_only=True)
+    kind_label = serializers.CharField(source="get_kind_display", read_only=True)
+    set = CardSetBriefSerializer(source="card_set", read_only=True, allow_null=True)
+    release_date = serializers.DateField(read_only=True, allow_null=True)
+    card_count = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text=_("Cards per product, as published.")
+    )
+    price_yen = serializers.IntegerField(read_only=True, allow_null=True)
+    items_total = serializers.IntegerField(
+        read_only=True, help_text=_("Cards listed in the catalog's contents (sum of quantities).")
+    )
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, product: Product) -> str:
+        return _api_url(self, "product-detail", product.game.slug, product.code)
+
+
+class ProductItemOutputSerializer(serializers.Serializer[ProductItem]):
+    card = serializers.SlugField(source="printing.card.code", read_only=True)
+    name = serializers.CharField(source="printing.card.name", read_only=True, help_text=NAME_HELP)
+    name_en = serializers.CharField(source="printing.card.name_en", read_only=True)
+    name_ja = serializers.CharField(source="printing.card.name_ja", read_only=True)
+    type = serializers.CharField(source="printing.card.card_type", read_only=True)
+    type_label = serializers.CharField(source="printing.card.type_label", read_only=True)
+    set = serializers.SlugField(source="printing.card_set.code", read_only=True)
+    collector_number = serializers.CharField(source="printing.collector_number", read_only=True)
+    variant = serializers.CharField(source="printing.variant", read_only=True)
+    zone = serializers.SlugField(read_only=True)
+    quantity = serializers.IntegerField(read_only=True)
+    is_demo = serializers.BooleanField(
+        source="printing.is_demo", read_only=True, help_text=DEMO_HELP
+    )
+
+
+class ProductDetailOutputSerializer(ProductOutputSerializer):
+    items = ProductItemOutputSerializer(many=True, read_only=True)

@@ -1,0 +1,315 @@
+"""Reads behind the catalog pages: each returns rows ready to render in a fixed number of queries.
+
+Every list a page shows is fetched with its related rows joined or prefetched here, so the
+templates never trigger a query per row (the page tests hold each page to a constant count).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce, Length, LPad
+
+from catalog.filters import CardFilterBase, apply_card_filters
+from catalog.games import GameSpec, get_game, is_game
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+
+# Collector numbers are text ("9", "10", "UM01-012"); padding them makes "9" sort before "10".
+_NUMBER_WIDTH = 40
+
+
+@dataclass(frozen=True)
+class RealDemo:
+    """A count split by provenance: real rows and rows invented for demonstration."""
+
+    real: int = 0
+    demo: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.real + self.demo
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game: Game
+    spec: GameSpec
+    sets: RealDemo
+    cards: RealDemo
+    products: RealDemo
+
+
+def _counts_by_game(queryset: QuerySet[Any]) -> dict[int, RealDemo]:
+    """One grouped query: game id -> (real, demo) row counts."""
+    found: dict[int, dict[bool, int]] = defaultdict(dict)
+    for row in queryset.values("game_id", "is_demo").annotate(n=Count("pk")).order_by():
+        found[row["game_id"]][row["is_demo"]] = row["n"]
+    return {
+        game_id: RealDemo(real=split.get(False, 0), demo=split.get(True, 0))
+        for game_id, split in found.items()
+    }
+
+
+def game_list_with_counts() -> list[GameSummary]:
+    """The registered games that have a Game row, in the registry's order, with their counts."""
+    games = [g for g in Game.objects.all() if is_game(g.slug)]
+    sets = _counts_by_game(CardSet.objects.all())
+    cards = _counts_by_game(Card.objects.all())
+    products = _counts_by_game(Product.objects.all())
+    empty = RealDemo()
+    summaries = [
+        GameSummary(
+            game=g,
+            spec=get_game(g.slug),
+            sets=sets.get(g.pk, empty),
+            cards=cards.get(g.pk, empty),
+            products=products.get(g.pk, empty),
+        )
+        for g in games
+    ]
+    return sorted(summaries, key=lambda s: (s.spec.sort_order, s.game.slug))
+
+
+def game_get(*, slug: str) -> Game | None:
+    """A game with a catalog module; rows for games without one are not shown."""
+    if not is_game(slug):
+        return None
+    return Game.objects.filter(slug=slug).first()
+
+
+def game_sets(*, game: Game) -> list[CardSet]:
+    """The game's sets in release order, each with ``card_count`` (distinct cards in catalog)."""
+    return list(
+        CardSet.objects.filter(game=game)
+        .annotate(card_count=Count("printings__card", distinct=True))
+        .order_by("release_date", "code")
+    )
+
+
+def game_products(*, game: Game) -> list[Product]:
+    """The game's products with ``item_total`` (cards listed in the catalog, 0 when none)."""
+    return list(
+        Product.objects.filter(game=game)
+        .annotate(
+            item_total=Coalesce(Sum("items__quantity"), Value(0), output_field=IntegerField())
+        )
+        .order_by("release_date", "code")
+    )
+
+
+def _first_number(*, card_set: CardSet | None) -> Subquery:
+    printings = Printing.objects.filter(card=OuterRef("pk"))
+    if card_set is not None:
+        printings = printings.filter(card_set=card_set)
+    return Subquery(
+        printings.order_by(Length("collector_number"), "collector_number")
+        .annotate(padded=LPad("collector_number", _NUMBER_WIDTH, Value("0")))
+        .values("padded")[:1]
+    )
+
+
+def _with_printings(
+    queryset: QuerySet[Card], *, card_set: CardSet | None, conditions: list[Q] | None = None
+) -> QuerySet[Card]:
+    """Cards with their game and ``shown_printings`` (in ``card_set`` when given)."""
+    printings = Printing.objects.select_related("card_set").order_by(
+        "variant", Length("collector_number"), "collector_number", "pk"
+    )
+    if card_set is not None:
+        printings = printings.filter(*(conditions or []), card_set=card_set)
+    return queryset.select_related("game").prefetch_related(
+        Prefetch("printings", queryset=printings, to_attr="shown_printings")
+    )
+
+
+def _filter_cards(
+    spec: GameSpec, queryset: QuerySet[Card], params: Any, default_sort: str
+) -> tuple[QuerySet[Card], CardFilterBase]:
+    cards, filterset = apply_card_filters(spec, queryset, _with_default_sort(params, default_sort))
+    if _needs_distinct(spec, params):
+        cards = cards.distinct()
+    return cards, filterset
+
+
+def _needs_distinct(spec: GameSpec, params: Any) -> bool:
+    # Facets kept on printings filter through a join: a card with two matching printings
+    # would otherwise be listed twice.
+    return any(
+        params.get(name)
+        for facet in spec.facets
+        if facet.on == "printing"
+        for name in (facet.key, f"{facet.key}_min", f"{facet.key}_max")
+    )
+
+
+def card_search(
+    *, game: Game, params: Any, default_sort: str = "name"
+) -> tuple[QuerySet[Card], CardFilterBase]:
+    """The game's cards filtered by ``params`` (name in ja or en, type, facets, sort)."""
+    spec = get_game(game.slug)
+    base = Card.objects.filter(game=game).annotate(first_number=_first_number(card_set=None))
+    cards, filterset = _filter_cards(spec, base, params, default_sort)
+    return _with_printings(cards, card_set=None), filterset
+
+
+def set_get(*, game_slug: str, code: str) -> CardSet | None:
+    if not is_game(game_slug):
+        return None
+    return CardSet.objects.select_related("game").filter(game__slug=game_slug, code=code).first()
+
+
+def set_cards(
+    *, card_set: CardSet, params: Any, default_sort: str = "number"
+) -> tuple[QuerySet[Card], CardFilterBase]:
+    """The cards printed in ``card_set``, filtered and sorted by ``params``.
+
+    Each card carries ``first_number`` (its lowest number in this set) and
+    ``shown_printings`` (its printings in this set).
+    """
+    spec = get_game(card_set.game.slug)
+    in_set = Printing.objects.filter(card_set=card_set).values("card_id")
+    base = Card.objects.filter(pk__in=Subquery(in_set)).annotate(
+        first_number=_first_number(card_set=card_set)
+    )
+    cards, filterset = _filter_cards(spec, base, params, default_sort)
+    conditions = _printing_conditions(spec, filterset)
+    if conditions:
+        # The shared filters match a printing in any set; on a set's page the printing that
+        # matches must be in this set (Unmatched boost 3 here, not in another box).
+        matching = Printing.objects.filter(*conditions, card=OuterRef("pk"), card_set=card_set)
+        cards = cards.filter(Exists(matching))
+    return _with_printings(cards, card_set=card_set, conditions=conditions), filterset
+
+
+def _printing_conditions(spec: GameSpec, filterset: CardFilterBase) -> list[Q]:
+    """The printing facets asked for, as conditions on a Printing row."""
+    if not filterset.is_valid():
+        return []
+    data = filterset.form.cleaned_data
+    conditions: list[Q] = []
+    for facet in spec.facets:
+        if facet.on != "printing":
+            continue
+        field = f"attributes__{facet.key}"
+        if facet.kind == "range":
+            low, high = data.get(f"{facet.key}_min"), data.get(f"{facet.key}_max")
+            if low is not None:
+                conditions.append(Q(**{f"{field}__gte": int(low)}))
+            if high is not None:
+                conditions.append(Q(**{f"{field}__lte": int(high)}))
+        elif facet.kind == "list" and data.get(facet.key):
+            conditions.append(Q(**{f"{field}__icontains": f'"{data[facet.key]}"'}))
+        elif facet.kind in ("choice", "bool") and data.get(facet.key) not in (None, ""):
+            conditions.append(Q(**{field: data[facet.key]}))
+    return conditions
+
+
+def set_products(*, card_set: CardSet) -> list[Product]:
+    return list(card_set.products.order_by("release_date", "code"))
+
+
+def _with_default_sort(params: Any, default: str) -> Any:
+    if params.get("sort"):
+        return params
+    with_sort = params.copy()
+    with_sort["sort"] = default
+    return with_sort
+
+
+@dataclass
+class ProductUse:
+    """One product that contains a card: how many copies, in which zones."""
+
+    product: Product
+    quantity: int = 0
+    zones: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CardDetail:
+    card: Card
+    printings: list[Printing]
+    products: list[ProductUse]
+
+
+def card_get(*, game_slug: str, code: str) -> CardDetail | None:
+    """A card with its printings (set joined) and the products that contain it."""
+    if not is_game(game_slug):
+        return None
+    card = Card.objects.select_related("game").filter(game__slug=game_slug, code=code).first()
+    if card is None:
+        return None
+    printings = list(
+        card.printings.select_related("card_set").order_by(
+            "card_set__release_date", "card_set__code", "variant", "collector_number"
+        )
+    )
+    for printing in printings:
+        printing.card = card  # spares a query per printing in Printing.is_demo
+    uses: dict[int, ProductUse] = {}
+    items = (
+        ProductItem.objects.filter(printing__card=card)
+        .select_related("product")
+        .order_by("product__release_date", "product__code", "zone")
+    )
+    for item in items:
+        use = uses.setdefault(item.product_id, ProductUse(product=item.product))
+        use.quantity += item.quantity
+        if item.zone not in use.zones:
+            use.zones.append(item.zone)
+    return CardDetail(card=card, printings=printings, products=list(uses.values()))
+
+
+@dataclass
+class Zone:
+    code: str
+    items: list[ProductItem]
+
+    @property
+    def total(self) -> int:
+        return sum(item.quantity for item in self.items)
+
+
+@dataclass
+class ProductDetail:
+    product: Product
+    zones: list[Zone]
+
+    @property
+    def total(self) -> int:
+        return sum(zone.total for zone in self.zones)
+
+
+def product_get(*, game_slug: str, code: str) -> ProductDetail | None:
+    """A product with its contents grouped by zone (main zone first), cards joined."""
+    if not is_game(game_slug):
+        return None
+    product = (
+        Product.objects.select_related("game", "card_set__game")
+        .filter(game__slug=game_slug, code=code)
+        .first()
+    )
+    if product is None:
+        return None
+    items = product.items.select_related("printing__card__game", "printing__card_set").order_by(
+        "zone", "printing__collector_number", "printing__card__name_en", "pk"
+    )
+    zones: dict[str, Zone] = {}
+    for item in items:
+        zones.setdefault(item.zone, Zone(code=item.zone, items=[])).items.append(item)
+    ordered = sorted(zones.values(), key=lambda z: (z.code != "main", z.code))
+    return ProductDetail(product=product, zones=ordered)
