@@ -201,12 +201,14 @@ BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        # broadcast (worker control) messages; kombu's default is ./control in the cwd
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 else:

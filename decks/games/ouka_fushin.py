@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from decks.games.base import DeckRules, Stat, Zone
 from decks.legality.facts import DeckFacts
@@ -14,7 +15,9 @@ from decks.legality.rules import CopyLimit, ExactlyOneOfType, ZoneSize
 
 GAME_SLUG = "ouka-fushin"
 DIGEST = "ouka-fushin.md"
-SUBSTITUTE = Cite(DIGEST, 38)
+SUBSTITUTE = Cite(DIGEST, 38)  # "a substitute protagonist set"
+DIFFERENT_SUBSTITUTE = Cite(DIGEST, 39)  # "(a different protagonist)"
+CANNOT_SUBSTITUTE = Cite(DIGEST, 40)  # "A player who must substitute and cannot, loses"
 
 
 def missions_differ(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
@@ -59,7 +62,7 @@ def substitute_protagonist(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
             Problem(
                 code="substitute-missing",
                 severity=Severity.WARNING,
-                cite=SUBSTITUTE,
+                cite=CANNOT_SUBSTITUTE,
                 message=Text(
                     _(
                         "No substitute protagonist: if your opponent brings the same "
@@ -99,7 +102,7 @@ def substitute_protagonist(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
             Problem(
                 code="substitute-same",
                 severity=Severity.ERROR,
-                cite=SUBSTITUTE,
+                cite=DIFFERENT_SUBSTITUTE,
                 message=Text(
                     _(
                         "The substitute %(card)s is the same protagonist as yours; it "
@@ -153,7 +156,11 @@ def _spares_cover_rebuild(deck: DeckFacts) -> list[Problem]:
                 {"card": substitute},
             ),
             fix=Text(
-                _("Add %(n)d spare character cards of %(card)s."),
+                ngettext_lazy(
+                    "Add %(n)d spare character card of %(card)s.",
+                    "Add %(n)d spare character cards of %(card)s.",
+                    to_swap - spares,
+                ),
                 {"n": to_swap - spares},
                 {"card": substitute},
             ),

@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from catalog.games.recharge import POWER_PLUS
 from decks.games.base import DeckRules, Stat, Variant, Zone
@@ -110,12 +111,22 @@ def chips(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
                     _("%(actual)d counter chips; at most %(expected)d are allowed."),
                     {"actual": len(values), "expected": MAX_CHIPS},
                 ),
-                fix=Text(_("Remove %(n)d chips."), {"n": len(values) - MAX_CHIPS}),
+                fix=Text(
+                    ngettext_lazy(
+                        "Remove %(n)d chip.", "Remove %(n)d chips.", len(values) - MAX_CHIPS
+                    ),
+                    {"n": len(values) - MAX_CHIPS},
+                ),
                 expected=MAX_CHIPS,
                 actual=len(values),
             )
         )
-    bad = [v for v in values if not isinstance(v, int) or not CHIP_MIN <= v <= CHIP_MAX]
+    # bool is an int in Python; a chip of "true" is not a 1-point chip
+    bad = [
+        v
+        for v in values
+        if isinstance(v, bool) or not isinstance(v, int) or not CHIP_MIN <= v <= CHIP_MAX
+    ]
     if bad:
         problems.append(
             Problem(
@@ -134,12 +145,22 @@ def chips(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
                 actual=bad,
             )
         )
-    total = sum(v for v in values if isinstance(v, int))
+    total = sum(v for v in values if isinstance(v, int) and not isinstance(v, bool))
     if not TOTAL_MIN <= total <= TOTAL_MAX:
         if total < TOTAL_MIN:
-            fix = Text(_("Add %(n)d points of chips."), {"n": TOTAL_MIN - total})
+            missing = TOTAL_MIN - total
+            fix = Text(
+                ngettext_lazy("Add %(n)d point of chips.", "Add %(n)d points of chips.", missing),
+                {"n": missing},
+            )
         else:
-            fix = Text(_("Remove %(n)d points of chips."), {"n": total - TOTAL_MAX})
+            extra = total - TOTAL_MAX
+            fix = Text(
+                ngettext_lazy(
+                    "Remove %(n)d point of chips.", "Remove %(n)d points of chips.", extra
+                ),
+                {"n": extra},
+            )
         problems.append(
             Problem(
                 code="chip-total",

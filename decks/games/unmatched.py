@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from django.utils.translation import gettext_lazy as _
 
@@ -20,13 +21,30 @@ _SPLIT = re.compile(r"\s*(?:&|,|/|\bor\b|\band\b)\s*")
 _NOISE = {"the", "dr", "mr", "mrs", "ms"}
 
 
+def _singular(word: str) -> str:
+    """One spelling for a word and its plural: "harpies"/"harpy", "wolves"/"wolf",
+    "zombies"/"zombie". Both sides of a comparison go through it, so only agreement matters."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith("ves"):
+        word = word[:-3] + "f"
+    elif word.endswith("s"):
+        word = word[:-1]
+    if word.endswith("ie"):
+        return word[:-2] + "y"
+    if word.endswith("ve"):
+        return word[:-2] + "f"
+    return word
+
+
+@lru_cache(maxsize=4096)  # the same few names are compared for every card of every deck
 def _tokens(name: str) -> frozenset[str]:
     words = re.findall(r"[a-z0-9]+", name.casefold())
     # Published fighter names drop titles and plurals ("Harpy" for "Harpies", "Holmes" for
     # "Sherlock Holmes"), so compare word sets without them.
-    return frozenset(
-        w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w not in _NOISE
-    )
+    return frozenset(_singular(w) for w in words if w not in _NOISE)
 
 
 def fighter_names(character: CardFacts) -> list[str]:
@@ -83,7 +101,7 @@ def fighters_can_use(deck: DeckFacts, rules: DeckRules) -> list[Problem]:
                 ),
                 cards=(entry.card,),
                 zone="deck",
-                expected=names,
+                expected=list(dict.fromkeys(names)),
                 actual=fighters,
             )
         )

@@ -1,0 +1,143 @@
+"""All 59 official Unmatched hero decks, imported from ../shared/data/unmatched, under the
+Unmatched construction rules (shared/rules/unmatched.md lines 16-19).
+
+A deck whose published list has 30 action cards is legal; the few the source lists with another
+count (shared/data/unmatched/README.md: "a few decks in the source do not total 30 cards")
+report exactly one problem, the deck size, with their real count. No official card is ever
+refused for its fighter.
+
+The catalog is imported once for the module inside a transaction that is rolled back, so the
+tests only read pure DeckFacts and the database is left as it was found.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import transaction
+
+from catalog.games.unmatched import ANY_FIGHTER
+from catalog.models import Product
+from decks.games.unmatched import fighter_names, may_use
+from decks.legality.check import check_deck
+from decks.legality.facts import DeckFacts
+from decks.legality.load import product_facts
+from decks.legality.problems import Cite, Severity
+from tests.decks.legality_builders import cited_text, rendered
+
+SHARED = Path(settings.BASE_DIR).parent / "shared" / "data" / "unmatched"
+DECK_FILES = sorted((SHARED / "decks").glob("*.json")) if SHARED.is_dir() else []
+
+pytestmark = [
+    pytest.mark.skipif(not DECK_FILES, reason="needs ../shared/data/unmatched"),
+    # tells pytest-django the module uses the database, so the test database is created
+    # before the module fixture below imports into it
+    pytest.mark.django_db,
+]
+
+
+def published(file: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return data
+
+
+#: deck id -> the number of action cards its published list adds up to
+PUBLISHED_SIZES = {
+    published(f)["id"]: sum(c["quantity"] for c in published(f)["cards"]) for f in DECK_FILES
+}
+ODD_SIZES = {deck: size for deck, size in PUBLISHED_SIZES.items() if size != 30}
+
+# Fighter names that match neither the hero nor the sidekick by name: Deadpool's cards are
+# printed for joke names, and the source gives Bigfoot the sidekick "Outlaws" and Robin Hood
+# none (its seed V2__insert.sql attaches sidekicks to deck ids 6 and 7, one off: The Jackalope
+# lands on Bruce Lee). Only the own-deck rule keeps these cards legal in their own deck.
+KNOWN_BY_NAME_MISMATCHES = {
+    ("bigfoot", "Jackalope"),
+    ("deadpool", "Cable's only true friend"),
+    ("deadpool", "Deadp$$l"),
+    ("deadpool", "Deadp♥️♥️l"),
+    ("deadpool", "Deadp👁👁l"),
+    ("deadpool", "Dp"),
+    ("deadpool", "Merc with a mouth"),
+    ("deadpool", "Pool"),
+    ("robin-hood", "Outlaw"),
+}
+
+
+@pytest.fixture(scope="module")
+def official(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, DeckFacts]]:
+    """Every hero-deck product of the real data, as the checker sees it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("import_catalog", str(SHARED), stdout=StringIO())
+        products = (
+            Product.objects.filter(game__slug="unmatched", kind=Product.Kind.HERO_DECK)
+            .prefetch_related("items__printing__card_set", "items__printing__card__game")
+            .order_by("code")
+        )
+        facts = {p.code: product_facts(p.items.all(), "unmatched") for p in products}
+        transaction.set_rollback(True)
+    yield facts
+
+
+def test_every_published_deck_file_became_a_hero_deck_product(
+    official: dict[str, DeckFacts],
+) -> None:
+    assert len(DECK_FILES) == 59
+    assert sorted(official) == sorted(PUBLISHED_SIZES)
+
+
+def test_the_decks_not_of_30_are_the_ones_the_source_documents() -> None:
+    # computed from the data above; pinned here so a change in the data is noticed
+    assert ODD_SIZES == {
+        "black-widow": 31,
+        "buffy": 35,
+        "daredevil": 22,
+        "elektra": 20,
+        "geralt-of-rivia": 36,
+    }
+
+
+@pytest.mark.parametrize("deck_id", sorted(PUBLISHED_SIZES))
+def test_each_official_deck_is_legal_unless_its_list_is_not_30_cards(
+    official: dict[str, DeckFacts], deck_id: str
+) -> None:
+    facts = official[deck_id]
+    problems = check_deck(facts)
+    assert facts.count("hero") == 1
+    assert facts.count("deck") == PUBLISHED_SIZES[deck_id]
+    assert [p for p in problems if p.code == "fighter"] == []
+    if deck_id not in ODD_SIZES:
+        assert problems == [], [p.as_dict() for p in problems]
+        return
+    (problem,) = problems
+    assert (problem.code, problem.severity) == ("zone-size", Severity.ERROR)
+    assert (problem.expected, problem.actual) == (30, ODD_SIZES[deck_id])
+    assert problem.cite == Cite("unmatched.md", 18)
+    assert "exactly 30 action cards" in cited_text(problem.cite)
+    message = rendered(problem)["message"]["en"]
+    assert str(ODD_SIZES[deck_id]) in message and "30" in message
+
+
+def test_by_name_alone_only_the_known_odd_fighters_need_the_own_deck_rule(
+    official: dict[str, DeckFacts],
+) -> None:
+    """The name matcher (decks/games/unmatched.py) on its own: every fighter printed in an
+    official deck names its hero or sidekick, apart from the known cases above."""
+    mismatches = set()
+    for deck_id, facts in official.items():
+        (character,) = (e.card for e in facts.in_zone("hero"))
+        names = fighter_names(character)
+        for line in facts.in_zone("deck"):
+            assert line.printing is not None
+            fighter = str(line.printing.attributes["fighter"])
+            assert line.printing.number == deck_id  # printed in this very deck
+            if fighter != ANY_FIGHTER and not may_use(fighter, names):
+                mismatches.add((deck_id, fighter))
+    assert mismatches == KNOWN_BY_NAME_MISMATCHES
