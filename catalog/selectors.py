@@ -67,8 +67,9 @@ def _counts_by_game(queryset: QuerySet[Any]) -> dict[int, RealDemo]:
 def game_list_with_counts() -> list[GameSummary]:
     """The registered games that have a Game row, in the registry's order, with their counts."""
     games = [g for g in Game.objects.all() if is_game(g.slug)]
-    sets = _counts_by_game(CardSet.objects.all())
-    cards = _counts_by_game(Card.objects.all())
+    # players' own sets and cards (custom deck imports) are never part of the public catalog
+    sets = _counts_by_game(CardSet.objects.filter(owner__isnull=True))
+    cards = _counts_by_game(Card.objects.filter(owner__isnull=True))
     products = _counts_by_game(Product.objects.all())
     empty = RealDemo()
     summaries = [
@@ -94,7 +95,7 @@ def game_get(*, slug: str) -> Game | None:
 def game_sets(*, game: Game) -> list[CardSet]:
     """The game's sets in release order, each with ``card_count`` (distinct cards in catalog)."""
     return list(
-        CardSet.objects.filter(game=game)
+        CardSet.objects.filter(game=game, owner__isnull=True)
         .annotate(card_count=Count("printings__card", distinct=True))
         .order_by("release_date", "code")
     )
@@ -139,21 +140,8 @@ def _with_printings(
 def _filter_cards(
     spec: GameSpec, queryset: QuerySet[Card], params: Any, default_sort: str
 ) -> tuple[QuerySet[Card], CardFilterBase]:
-    cards, filterset = apply_card_filters(spec, queryset, _with_default_sort(params, default_sort))
-    if _needs_distinct(spec, params):
-        cards = cards.distinct()
-    return cards, filterset
-
-
-def _needs_distinct(spec: GameSpec, params: Any) -> bool:
-    # Facets kept on printings filter through a join: a card with two matching printings
-    # would otherwise be listed twice.
-    return any(
-        params.get(name)
-        for facet in spec.facets
-        if facet.on == "printing"
-        for name in (facet.key, f"{facet.key}_min", f"{facet.key}_max")
-    )
+    # The shared filters test printing facets with EXISTS, so no card is listed twice.
+    return apply_card_filters(spec, queryset, _with_default_sort(params, default_sort))
 
 
 def card_search(
@@ -161,7 +149,9 @@ def card_search(
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     """The game's cards filtered by ``params`` (name in ja or en, type, facets, sort)."""
     spec = get_game(game.slug)
-    base = Card.objects.filter(game=game).annotate(first_number=_first_number(card_set=None))
+    base = Card.objects.filter(game=game, owner__isnull=True).annotate(
+        first_number=_first_number(card_set=None)
+    )
     cards, filterset = _filter_cards(spec, base, params, default_sort)
     return _with_printings(cards, card_set=None), filterset
 
@@ -169,7 +159,11 @@ def card_search(
 def set_get(*, game_slug: str, code: str) -> CardSet | None:
     if not is_game(game_slug):
         return None
-    return CardSet.objects.select_related("game").filter(game__slug=game_slug, code=code).first()
+    return (
+        CardSet.objects.select_related("game")
+        .filter(game__slug=game_slug, code=code, owner__isnull=True)
+        .first()
+    )
 
 
 def set_cards(
@@ -186,7 +180,7 @@ def set_cards(
         first_number=_first_number(card_set=card_set)
     )
     cards, filterset = _filter_cards(spec, base, params, default_sort)
-    conditions = _printing_conditions(spec, filterset)
+    conditions = _printing_conditions(filterset)
     if conditions:
         # The shared filters match a printing in any set; on a set's page the printing that
         # matches must be in this set (Unmatched boost 3 here, not in another box).
@@ -195,27 +189,17 @@ def set_cards(
     return _with_printings(cards, card_set=card_set, conditions=conditions), filterset
 
 
-def _printing_conditions(spec: GameSpec, filterset: CardFilterBase) -> list[Q]:
-    """The printing facets asked for, as conditions on a Printing row."""
+def _printing_conditions(filterset: CardFilterBase) -> list[Q]:
+    """The printing facets asked for, as conditions on a Printing row (the shared filter's own
+    conditions, less the set, which the set page fixes itself)."""
     if not filterset.is_valid():
         return []
     data = filterset.form.cleaned_data
-    conditions: list[Q] = []
-    for facet in spec.facets:
-        if facet.on != "printing":
-            continue
-        field = f"attributes__{facet.key}"
-        if facet.kind == "range":
-            low, high = data.get(f"{facet.key}_min"), data.get(f"{facet.key}_max")
-            if low is not None:
-                conditions.append(Q(**{f"{field}__gte": int(low)}))
-            if high is not None:
-                conditions.append(Q(**{f"{field}__lte": int(high)}))
-        elif facet.kind == "list" and data.get(facet.key):
-            conditions.append(Q(**{f"{field}__icontains": f'"{data[facet.key]}"'}))
-        elif facet.kind in ("choice", "bool") and data.get(facet.key) not in (None, ""):
-            conditions.append(Q(**{field: data[facet.key]}))
-    return conditions
+    return [
+        condition
+        for name, make in filterset.printing_conditions.items()
+        if name != "set" and (condition := make(data.get(name))) is not None
+    ]
 
 
 def set_products(*, card_set: CardSet) -> list[Product]:
@@ -250,7 +234,11 @@ def card_get(*, game_slug: str, code: str) -> CardDetail | None:
     """A card with its printings (set joined) and the products that contain it."""
     if not is_game(game_slug):
         return None
-    card = Card.objects.select_related("game").filter(game__slug=game_slug, code=code).first()
+    card = (
+        Card.objects.select_related("game")
+        .filter(game__slug=game_slug, code=code, owner__isnull=True)
+        .first()
+    )
     if card is None:
         return None
     printings = list(
