@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -187,7 +187,9 @@ class Card(Bilingual, Provenance):
 
     def clean(self) -> None:
         super().clean()
-        if self.game_id is None:
+        try:
+            self.game  # noqa: B018 -- raises when no game is set
+        except ObjectDoesNotExist:
             return  # the form reports the missing game itself
         if not is_game(self.game.slug):
             raise ValidationError({"game": _("This game has no catalog module.")})
@@ -238,9 +240,12 @@ class Printing(models.Model):
         return self.card.is_demo or self.card_set.is_demo
 
     def clean(self) -> None:
-        if self.card_id is None or self.card_set_id is None:
+        try:
+            # in an admin inline the card may be attached but not saved yet: still validate
+            card, card_set = self.card, self.card_set
+        except ObjectDoesNotExist:
             return  # the form reports the missing card or set itself
-        if self.card.game_id != self.card_set.game_id:
+        if card.game_id != card_set.game_id:
             raise ValidationError({"card_set": _("The set belongs to another game.")})
         spec = self.card.spec
         if self.variant and self.variant not in dict(spec.variants):
@@ -343,6 +348,8 @@ class CatalogImportJob(models.Model):
     # bounds it by CATALOG_UPLOAD_MAX_BYTES.
     content = models.TextField(_("content"))
     game = models.SlugField(_("game"), max_length=40, blank=True)
+    #: the uploader's language when the job was created: the worker reports problems in it
+    language = models.CharField(_("language"), max_length=10, default="en")
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )

@@ -96,6 +96,8 @@ def upload(request: HttpRequest) -> HttpResponse:
                 file_name=Path(form.cleaned_data["file"].name).name[:255],
                 content=form.text,
                 game=form.cleaned_data["game"],
+                # LocaleMiddleware's choice for this request: the worker reports in it
+                language=get_language() or settings.LANGUAGE_CODE,
             )
             return redirect(job)
         status = 400

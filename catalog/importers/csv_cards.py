@@ -142,8 +142,8 @@ class _CsvReader:
     def width_message(self, found: int) -> str:
         expected = len(self.header)
         params = {"found": found, "expected": expected}
-        # The English singular keeps "cells": the message has always read "1 cells".
         if found < expected:
+            # The English singular keeps "cells": the message has always read "1 cells".
             return (
                 ngettext(
                     "%(found)d cells but the header has %(expected)d columns: a missing column "
@@ -156,7 +156,7 @@ class _CsvReader:
             )
         return (
             ngettext(
-                "%(found)d cells but the header has %(expected)d columns: extra cells "
+                "%(found)d cell but the header has %(expected)d columns: extra cells "
                 '(a name with a comma needs "quotes")',
                 "%(found)d cells but the header has %(expected)d columns: extra cells "
                 '(a name with a comma needs "quotes")',
@@ -177,7 +177,7 @@ class _CsvReader:
                     break
         if not slug:
             if lines:
-                self.problem(1, NO_GAME)
+                self.problem(1, str(NO_GAME))
             return None
         known = [spec.slug for spec in all_games()]
         if not is_game(slug):

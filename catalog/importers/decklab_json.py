@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from catalog.importers.bundle import (
     CardRow,
     CatalogBundle,
@@ -65,16 +67,16 @@ class _Reader:
     def keys(self, obj: dict[str, Any], allowed: set[str], path: str) -> None:
         for key in obj:
             if key not in allowed:
-                self.bundle.problem(self.at(f"{path}.{key}"), "unknown key")
+                self.bundle.problem(self.at(f"{path}.{key}"), _("unknown key"))
 
     def text(self, obj: dict[str, Any], key: str, path: str, *, required: bool = False) -> str:
         value = obj.get(key)
         if value is None or value == "":
             if required:
-                self.bundle.problem(self.at(f"{path}.{key}"), "missing")
+                self.bundle.problem(self.at(f"{path}.{key}"), _("missing"))
             return ""
         if not isinstance(value, str):
-            self.bundle.problem(self.at(f"{path}.{key}"), "expected text")
+            self.bundle.problem(self.at(f"{path}.{key}"), _("expected text"))
             return ""
         return value.strip()
 
@@ -83,28 +85,28 @@ class _Reader:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.bundle.problem(self.at(f"{path}.{key}"), "expected a whole number")
+            self.bundle.problem(self.at(f"{path}.{key}"), _("expected a whole number"))
             return None
         return value
 
     def boolean(self, obj: dict[str, Any], key: str, path: str, default: bool) -> bool:
         value = obj.get(key, default)
         if not isinstance(value, bool):
-            self.bundle.problem(self.at(f"{path}.{key}"), "expected true or false")
+            self.bundle.problem(self.at(f"{path}.{key}"), _("expected true or false"))
             return default
         return value
 
     def mapping(self, obj: dict[str, Any], key: str, path: str) -> dict[str, Any]:
         value = obj.get(key, {})
         if not isinstance(value, dict):
-            self.bundle.problem(self.at(f"{path}.{key}"), "expected an object")
+            self.bundle.problem(self.at(f"{path}.{key}"), _("expected an object"))
             return {}
         return value
 
     def objects(self, obj: dict[str, Any], key: str, path: str) -> list[tuple[str, dict[str, Any]]]:
         value = obj.get(key, [])
         if not isinstance(value, list):
-            self.bundle.problem(self.at(f"{path}.{key}" if path else key), "expected a list")
+            self.bundle.problem(self.at(f"{path}.{key}" if path else key), _("expected a list"))
             return []
         found = []
         for index, item in enumerate(value):
@@ -112,7 +114,7 @@ class _Reader:
             if isinstance(item, dict):
                 found.append((item_path, item))
             else:
-                self.bundle.problem(self.at(item_path), "expected an object")
+                self.bundle.problem(self.at(item_path), _("expected an object"))
         return found
 
     def release(self, obj: dict[str, Any], path: str) -> tuple[Any, str]:
@@ -123,7 +125,7 @@ class _Reader:
             return parse_release(value)
         except (ValueError, TypeError):
             self.bundle.problem(
-                self.at(f"{path}.released"), "expected a date as YYYY, YYYY-MM or YYYY-MM-DD"
+                self.at(f"{path}.released"), _("expected a date as YYYY, YYYY-MM or YYYY-MM-DD")
             )
             return None, "day"
 
@@ -134,7 +136,12 @@ def parse_decklab_json(text: str, origin: str) -> CatalogBundle:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         bundle = CatalogBundle(game="", origin=origin)
-        bundle.problem(f"{origin}:{exc.lineno}", f"broken JSON: {exc.msg} (column {exc.colno})")
+        bundle.problem(
+            f"{origin}:{exc.lineno}",
+            # Translators: error is Python's own (English) description of the JSON error.
+            _("broken JSON: %(error)s (column %(column)d)")
+            % {"error": exc.msg, "column": exc.colno},
+        )
         return bundle
     return bundle_from_decklab(data, origin)
 
@@ -142,15 +149,18 @@ def parse_decklab_json(text: str, origin: str) -> CatalogBundle:
 def bundle_from_decklab(data: Any, origin: str) -> CatalogBundle:
     if not isinstance(data, dict):
         bundle = CatalogBundle(game="", origin=origin)
-        bundle.problem(origin, "expected a JSON object at the top")
+        bundle.problem(origin, _("expected a JSON object at the top"))
         return bundle
     bundle = CatalogBundle(game=str(data.get("game") or ""), origin=origin)
     read = _Reader(bundle, origin)
     read.keys(data, TOP_KEYS, "")
     if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
-        bundle.problem(read.at("version"), f"only version {FORMAT_VERSION} is understood")
+        bundle.problem(
+            read.at("version"),
+            _("only version %(version)d is understood") % {"version": FORMAT_VERSION},
+        )
     if not bundle.game:
-        bundle.problem(read.at("game"), "missing")
+        bundle.problem(read.at("game"), _("missing"))
     default_source = read.text(data, "source", "")
     default_demo = read.boolean(data, "demo", "", False)
 
@@ -218,7 +228,7 @@ def bundle_from_decklab(data: Any, origin: str) -> CatalogBundle:
             read.keys(i_obj, ITEM_KEYS, i_path)
             quantity = read.integer(i_obj, "quantity", i_path)
             if quantity is None:
-                bundle.problem(read.at(f"{i_path}.quantity"), "missing")
+                bundle.problem(read.at(f"{i_path}.quantity"), _("missing"))
             product.items.append(
                 ProductItemRow(
                     where=read.at(i_path),

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from catalog.importers.bundle import CatalogImportError, ImportProblem
@@ -46,13 +46,19 @@ def catalog_import_job_submit(
     file_name: str,
     content: str,
     game: str = "",
+    language: str = "",
 ) -> CatalogImportJob:
-    """Store the upload as a queued job and hand it to a worker once the row is committed."""
+    """Store the upload as a queued job and hand it to a worker once the row is committed.
+
+    ``language`` (the uploader's, e.g. "ja") is the one the worker reports problems in; by
+    default the site's.
+    """
     job = CatalogImportJob.objects.create(
         uploaded_by=user if isinstance(user, User) else None,
         file_name=file_name,
         content=content,
         game=game,
+        language=language or settings.LANGUAGE_CODE,
     )
     # Imported here: catalog.tasks imports this module for the worker side.
     from catalog.tasks import run_catalog_import_job
@@ -136,10 +142,12 @@ def catalog_import_job_run(*, job_id: int) -> CatalogImportJob | None:
     # A job already "running" was cut off (worker lost); the import is all-or-nothing and
     # idempotent, so running it again from the start is safe.
     _advance(job, status=Status.RUNNING, started_at=timezone.now())
-    try:
-        _import(job)
-    except Exception:
-        # The catalog transaction has rolled back; the job must still end, not spin forever.
-        logger.exception("Catalog import job %s failed", job_id)
-        _finish(job, problems=[ImportProblem(job.file_name, str(INTERNAL_ERROR))])
+    # Problems are rendered once, as they are found: in the uploader's language.
+    with translation.override(job.language or settings.LANGUAGE_CODE):
+        try:
+            _import(job)
+        except Exception:
+            # The catalog transaction has rolled back; the job must still end, not spin forever.
+            logger.exception("Catalog import job %s failed", job_id)
+            _finish(job, problems=[ImportProblem(job.file_name, str(INTERNAL_ERROR))])
     return job

@@ -15,6 +15,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from catalog.importers import csv_cards, unmatched
 from catalog.importers.bundle import CatalogBundle, CatalogImportError, ImportProblem
@@ -22,7 +24,8 @@ from catalog.importers.decklab_json import bundle_from_decklab, looks_like_deckl
 from catalog.importers.validate import validate_bundle
 from catalog.importers.write import ImportReport, write_bundle
 
-UNRECOGNISED = (
+# Lazy: translated when the problem is recorded (str() it), in the language active then.
+UNRECOGNISED = gettext_lazy(
     "not a catalog this importer knows: expected DeckLab catalog JSON, an unmatched.cards deck "
     "JSON, or a CSV card list"
 )
@@ -40,14 +43,18 @@ def bundles_from_text(text: str, *, name: str, game: str | None = None) -> list[
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         broken = CatalogBundle(game="", origin=name)
-        broken.problem(f"{name}:{exc.lineno}", f"broken JSON: {exc.msg} (column {exc.colno})")
+        broken.problem(
+            f"{name}:{exc.lineno}",
+            _("broken JSON: %(error)s (column %(column)d)")
+            % {"error": exc.msg, "column": exc.colno},
+        )
         return [broken]
     if looks_like_decklab(data):
         return [bundle_from_decklab(data, name)]
     if unmatched.looks_like_unmatched_deck(data):
         return [unmatched.bundle_from_unmatched_deck(data, name)]
     failed = CatalogBundle(game="", origin=name)
-    failed.problem(name, UNRECOGNISED)
+    failed.problem(name, str(UNRECOGNISED))
     return [failed]
 
 
@@ -58,22 +65,22 @@ def bundles_from_path(path: Path, *, game: str | None = None) -> list[CatalogBun
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in {".json", ".csv"})
         if not files:
             failed = CatalogBundle(game="", origin=str(path))
-            failed.problem(str(path), "no .json or .csv catalog files in this folder")
+            failed.problem(str(path), _("no .json or .csv catalog files in this folder"))
             return [failed]
         return [b for f in files for b in bundles_from_path(f, game=game)]
     if not path.exists():
         missing = CatalogBundle(game="", origin=str(path))
-        missing.problem(str(path), "no such file or folder")
+        missing.problem(str(path), _("no such file or folder"))
         return [missing]
     if _too_big(path.stat().st_size):
         big = CatalogBundle(game="", origin=str(path))
-        big.problem(str(path), "file is larger than the catalog import limit")
+        big.problem(str(path), _("file is larger than the catalog import limit"))
         return [big]
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         bad = CatalogBundle(game="", origin=str(path))
-        bad.problem(str(path), f"not UTF-8 text (byte {exc.start})")
+        bad.problem(str(path), _("not UTF-8 text (byte %(byte)d)") % {"byte": exc.start})
         return [bad]
     return bundles_from_text(text, name=str(path), game=game)
 
@@ -108,6 +115,6 @@ def catalog_import_path(path: Path | str, *, game: str | None = None) -> ImportR
 def catalog_import_text(text: str, *, name: str, game: str | None = None) -> ImportReport:
     if _too_big(len(text.encode("utf-8"))):
         raise CatalogImportError(
-            [ImportProblem(name, "file is larger than the catalog import limit")]
+            [ImportProblem(name, _("file is larger than the catalog import limit"))]
         )
     return import_bundles(bundles_from_text(text, name=name, game=game))

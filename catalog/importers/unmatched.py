@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from catalog.games.unmatched import ANY_FIGHTER
 from catalog.importers.bundle import (
@@ -89,7 +91,7 @@ def bundle_from_unmatched_folder(path: Path) -> CatalogBundle:
         builder.add_sql_sets(sql)
     files = sorted((path / "decks").glob("*.json"))
     if not files:
-        bundle.problem(str(path / "decks"), "no deck files (*.json)")
+        bundle.problem(str(path / "decks"), _("no deck files (*.json)"))
     for file in files:
         data = _read_json(file, bundle)
         if data is not None:
@@ -110,15 +112,19 @@ def _read_json(file: Path, bundle: CatalogBundle) -> Any | None:
     try:
         text = file.read_bytes().decode("utf-8-sig")
     except OSError as exc:
-        bundle.problem(file.name, f"cannot be read: {exc.strerror or exc}")
+        bundle.problem(file.name, _("cannot be read: %(error)s") % {"error": exc.strerror or exc})
         return None
     except UnicodeDecodeError as exc:
-        bundle.problem(file.name, f"not UTF-8 text (byte {exc.start})")
+        bundle.problem(file.name, _("not UTF-8 text (byte %(byte)d)") % {"byte": exc.start})
         return None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        bundle.problem(f"{file.name}:{exc.lineno}", f"broken JSON: {exc.msg} (column {exc.colno})")
+        bundle.problem(
+            f"{file.name}:{exc.lineno}",
+            _("broken JSON: %(error)s (column %(column)d)")
+            % {"error": exc.msg, "column": exc.colno},
+        )
         return None
 
 
@@ -180,23 +186,28 @@ class _Fields:
         if isinstance(value, str) and value.strip():
             return value.strip()
         if value not in (None, ""):
-            self.fail(key, "expected text")
+            self.fail(key, _("expected text"))
         elif required:
-            self.fail(key, "missing")
+            self.fail(key, _("missing"))
         return ""
 
     def whole(self, obj: dict[str, Any], key: str, *, required: bool) -> int | None:
         value = obj.get(key)
         if value is None:
             if required:
-                self.fail(key, "missing")
+                self.fail(key, _("missing"))
             return None
         # JSON true/false are ints to Python; and "3" is text: neither is a card's number
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"expected a whole number, not {json.dumps(value, ensure_ascii=False)}")
+            self.fail(
+                key,
+                # Translators: value is the JSON found, e.g. "3" or true.
+                _("expected a whole number, not %(value)s")
+                % {"value": json.dumps(value, ensure_ascii=False)},
+            )
             return None
         if value < 0:
-            self.fail(key, f"cannot be negative ({value})")
+            self.fail(key, _("cannot be negative (%(value)d)") % {"value": value})
             return None
         return value
 
@@ -204,10 +215,10 @@ class _Fields:
         value = obj.get(key)
         if value is None:
             if required:
-                self.fail(key, "missing")
+                self.fail(key, _("missing"))
             return None
         if not isinstance(value, bool):
-            self.fail(key, "expected true or false")
+            self.fail(key, _("expected true or false"))
             return None
         return value
 
@@ -247,7 +258,7 @@ class _Builder:
         try:
             rows = sql_insert_rows(file.read_text(encoding="utf-8"), "sets")
         except (OSError, UnicodeDecodeError) as exc:
-            self.problem(file.name, f"cannot be read: {exc}")
+            self.problem(file.name, _("cannot be read: %(error)s") % {"error": exc})
             return
         except SqlSyntaxError as exc:
             self.problem(f"{file.name}:{exc.line}", str(exc.message))
@@ -257,7 +268,7 @@ class _Builder:
             where = f"{file.name}:{line}"
             name = values.get("name")
             if not isinstance(name, str) or not name.strip():
-                self.problem(where, "a set without a name")
+                self.problem(where, _("a set without a name"))
                 continue
             date, precision = None, "day"
             released = values.get("release_date")
@@ -266,16 +277,26 @@ class _Builder:
                     # a timestamp such as '2019-09-01 00:00:00.111000 +00:00': the day is enough
                     date, precision = parse_release(released.strip()[:10])
                 except ValueError:
-                    self.problem(where, f"release_date {released!r} is not a date")
+                    self.problem(
+                        where,
+                        # Translators: value is quoted when it is text: '2019-13-01'.
+                        _("release_date %(value)s is not a date") % {"value": repr(released)},
+                    )
             elif released is not None:
-                self.problem(where, f"release_date {released!r} is not a date")
+                self.problem(
+                    where, _("release_date %(value)s is not a date") % {"value": repr(released)}
+                )
             self._put_set(name.strip(), date, precision, where)
 
     def _put_set(self, name: str, date: Any, precision: str, where: str) -> str:
         code = code_for(name)
         known = self.sets.get(code)
         if known is not None:
-            self.problem(where, f"set {name!r} is listed twice (also at {known.row.where})")
+            self.problem(
+                where,
+                _("set '%(name)s' is listed twice (also at %(where)s)")
+                % {"name": name, "where": known.row.where},
+            )
             return code
         row = SetRow(
             where=where,
@@ -298,7 +319,7 @@ class _Builder:
             try:
                 date, precision = parse_release(data["released"])
             except (ValueError, TypeError):
-                read.fail("released", "expected a date as YYYY, YYYY-MM or YYYY-MM-DD")
+                read.fail("released", _("expected a date as YYYY, YYYY-MM or YYYY-MM-DD"))
         if not name:
             # a player's own deck belongs to no published set: it gets one of its own
             name = f"{fallback_name} (custom deck)"
@@ -306,10 +327,18 @@ class _Builder:
         known = self.sets.get(code)
         if known is None:
             if self.sets_from_sql:
-                read.fail("set", f"set {name!r} is not in {SETS_SQL}'s list of sets")
+                read.fail(
+                    "set",
+                    _("set '%(name)s' is not in %(file)s's list of sets")
+                    % {"name": name, "file": SETS_SQL},
+                )
             return self._put_set(name, date, precision, read.at("set"))
         if known.row.name_en != name:
-            read.fail("set", f"{name!r} and {known.row.name_en!r} (at {known.row.where}) clash")
+            read.fail(
+                "set",
+                _("'%(name)s' and '%(known)s' (at %(where)s) clash")
+                % {"name": name, "known": known.row.name_en, "where": known.row.where},
+            )
         elif date is not None and (known.row.release_date, known.row.release_precision) != (
             date,
             precision,
@@ -320,8 +349,12 @@ class _Builder:
             else:
                 read.fail(
                     "released",
-                    f"{data['released']} disagrees with {known.row.release_date.isoformat()} "
-                    f"at {known.released_where}",
+                    _("%(date)s disagrees with %(known)s at %(where)s")
+                    % {
+                        "date": data["released"],
+                        "known": known.row.release_date.isoformat(),
+                        "where": known.released_where,
+                    },
                 )
         return code
 
@@ -329,15 +362,15 @@ class _Builder:
 
     def add_deck(self, data: Any, origin: str) -> None:
         if not isinstance(data, dict):
-            self.problem(origin, "expected a JSON object with hero and cards")
+            self.problem(origin, _("expected a JSON object with hero and cards"))
             return
         read = _Fields(self.bundle, origin, "")
         hero = data.get("hero")
         hero_name = ""
         if hero is None:
-            read.fail("hero", "missing")
+            read.fail("hero", _("missing"))
         elif not isinstance(hero, dict):
-            read.fail("hero", "expected an object")
+            read.fail("hero", _("expected an object"))
             hero = None
         else:
             hero_name = _Fields(self.bundle, origin, "hero").text(hero, "name", required=True)
@@ -363,12 +396,16 @@ class _Builder:
         if isinstance(raw, int) and not isinstance(raw, bool):
             raw = str(raw)
         if raw is not None and not isinstance(raw, str):
-            read.fail("id", "expected text")
+            read.fail("id", _("expected text"))
             raw = None
         # a deck without an id is named after its file
         deck = _deck_code(raw.strip()) if raw and raw.strip() else code_for(Path(origin).stem)
         if deck in self.decks:
-            read.fail("id", f"deck id {deck!r} is used twice (also by {self.decks[deck]})")
+            read.fail(
+                "id",
+                _("deck id '%(deck)s' is used twice (also by %(origin)s)")
+                % {"deck": deck, "origin": self.decks[deck]},
+            )
         self.decks.setdefault(deck, origin)
         return deck
 
@@ -430,7 +467,7 @@ class _Builder:
             return {}
         read = _Fields(self.bundle, origin, "sidekick")
         if not isinstance(sidekick, dict):
-            read.fail("", "expected an object")
+            read.fail("", _("expected an object"))
             return {}
         name = read.text(sidekick, "name", required=False)
         if not name:
@@ -451,13 +488,15 @@ class _Builder:
     ) -> None:
         cards = data.get("cards")
         if not isinstance(cards, list):
-            self.problem(f"{origin}: cards", "missing" if cards is None else "expected a list")
+            self.problem(
+                f"{origin}: cards", _("missing") if cards is None else _("expected a list")
+            )
             return
         in_deck: dict[str, str] = {}
         for index, entry in enumerate(cards):
             path = f"cards[{index}]"
             if not isinstance(entry, dict):
-                self.problem(f"{origin}: {path}", "expected an object")
+                self.problem(f"{origin}: {path}", _("expected an object"))
                 continue
             self._action(
                 _Fields(self.bundle, origin, path), entry, deck, set_code, product, in_deck
@@ -479,7 +518,7 @@ class _Builder:
         boost = read.whole(entry, "boost", required=True)
         quantity = read.whole(entry, "quantity", required=True)
         if quantity == 0:
-            read.fail("quantity", "must be at least 1")
+            read.fail("quantity", _("must be at least 1"))
         if read.failed:
             return
         where = read.here()
@@ -487,7 +526,11 @@ class _Builder:
         if title in KNOWN_HOMONYMS and deck in KNOWN_HOMONYMS[title]:
             code = f"{code}-{deck}"
         if code in in_deck:
-            read.fail("title", f"{title!r} is listed twice in this deck (also at {in_deck[code]})")
+            read.fail(
+                "title",
+                _("'%(title)s' is listed twice in this deck (also at %(where)s)")
+                % {"title": title, "where": in_deck[code]},
+            )
             return
         in_deck[code] = where
         card = self._card(read, code, title, card_type, value)
@@ -520,14 +563,18 @@ class _Builder:
         raw = read.text(entry, "type", required=True)
         card_type = raw.lower()
         if raw and card_type not in ACTION_TYPES:
-            read.fail("type", f"unknown card type {raw!r} (expected {', '.join(ACTION_TYPES)})")
+            read.fail(
+                "type",
+                _("unknown card type '%(type)s' (expected %(types)s)")
+                % {"type": raw, "types": ", ".join(ACTION_TYPES)},
+            )
         return card_type
 
     def _value(self, read: _Fields, entry: dict[str, Any], card_type: str) -> int | None:
         if card_type in VALUED_TYPES:
             return read.whole(entry, "value", required=True)
         if card_type == "scheme" and entry.get("value") not in (None, ""):
-            read.fail("value", "a scheme card has no value")
+            read.fail("value", _("a scheme card has no value"))
         return None
 
     def _card(
@@ -550,12 +597,22 @@ class _Builder:
             return row
         first = known.row
         if known.title != title:
-            read.fail("title", f"{title!r} and {known.title!r} at {first.where} get the same code")
+            read.fail(
+                "title",
+                _("'%(title)s' and '%(known)s' at %(where)s get the same code")
+                % {"title": title, "known": known.title, "where": first.where},
+            )
         elif (known.row.card_type, known.value) != (card_type, value):
             read.fail(
                 "type" if card_type != first.card_type else "value",
-                f"{title!r} is {_describe(card_type, value)} here but "
-                f"{_describe(first.card_type, known.value)} at {first.where}",
+                # Translators: here and there are a card type and value, e.g. "defense 3".
+                _("'%(title)s' is %(here)s here but %(there)s at %(where)s")
+                % {
+                    "title": title,
+                    "here": _describe(card_type, value),
+                    "there": _describe(first.card_type, known.value),
+                    "where": first.where,
+                },
             )
         return None if read.failed else first
 
@@ -606,7 +663,7 @@ def _tokens(text: str) -> Iterator[_Token]:
         elif text.startswith("/*", pos):
             stop = text.find("*/", pos + 2)
             if stop < 0:
-                raise SqlSyntaxError(line, "unterminated /* comment")
+                raise SqlSyntaxError(line, _("unterminated /* comment"))
             line += text.count("\n", pos, stop)
             pos = stop + 2
         elif char in "'\"":
@@ -634,7 +691,7 @@ def _quoted(text: str, start: int, line: int) -> tuple[str, int]:
     while True:
         stop = text.find(quote, pos)
         if stop < 0:
-            raise SqlSyntaxError(line, "unterminated quoted text")
+            raise SqlSyntaxError(line, _("unterminated quoted text"))
         parts.append(text[pos:stop])
         if text.startswith(quote * 2, stop):
             parts.append(quote)
@@ -656,14 +713,23 @@ class _TokenStream:
         token = self.peek()
         if token is None:
             last = self.tokens[-1].line if self.tokens else 1
-            raise SqlSyntaxError(last, f"the file ends where {what} was expected")
+            raise SqlSyntaxError(
+                last,
+                # Translators: what is "a value", "a column name", "a number", the SQL word
+                # values or a quoted punctuation mark such as '('.
+                _("the file ends where %(what)s was expected") % {"what": what},
+            )
         self.pos += 1
         return token
 
     def expect(self, punct: str) -> _Token:
         token = self.next(repr(punct))
         if token.kind != "punct" or token.text != punct:
-            raise SqlSyntaxError(token.line, f"expected {punct!r}, found {token.text!r}")
+            raise SqlSyntaxError(
+                token.line,
+                _("expected '%(expected)s', found '%(found)s'")
+                % {"expected": punct, "found": token.text},
+            )
         return token
 
     def next_is_punct(self, punct: str) -> bool:
@@ -691,14 +757,16 @@ def sql_insert_rows(text: str, table: str) -> list[tuple[int, dict[str, SqlValue
             stream.pos += 3
             return _insert_rows(stream)
         stream.pos += 1
-    raise SqlSyntaxError(1, f"no 'insert into {table}' statement")
+    raise SqlSyntaxError(1, _("no 'insert into %(table)s' statement") % {"table": table})
 
 
 def _insert_rows(stream: _TokenStream) -> list[tuple[int, dict[str, SqlValue]]]:
     columns = _column_names(stream)
     keyword = stream.next("values")
     if keyword.kind != "word" or keyword.text.lower() != "values":
-        raise SqlSyntaxError(keyword.line, f"expected 'values', found {keyword.text!r}")
+        raise SqlSyntaxError(
+            keyword.line, _("expected 'values', found '%(found)s'") % {"found": keyword.text}
+        )
     rows: list[tuple[int, dict[str, SqlValue]]] = []
     while True:
         start = stream.expect("(")
@@ -709,7 +777,13 @@ def _insert_rows(stream: _TokenStream) -> list[tuple[int, dict[str, SqlValue]]]:
         if len(values) != len(columns):
             raise SqlSyntaxError(
                 start.line,
-                f"{len(values)} values for {len(columns)} columns ({', '.join(columns)})",
+                # The English singular keeps "values": the message has always read "1 values".
+                ngettext(
+                    "%(count)d values for %(columns)d columns (%(names)s)",
+                    "%(count)d values for %(columns)d columns (%(names)s)",
+                    len(values),
+                )
+                % {"count": len(values), "columns": len(columns), "names": ", ".join(columns)},
             )
         rows.append((start.line, dict(zip(columns, values, strict=True))))
         after = stream.peek()
@@ -722,9 +796,12 @@ def _column_names(stream: _TokenStream) -> list[str]:
     stream.expect("(")
     columns = []
     while True:
-        token = stream.next("a column name")
+        token = stream.next(_("a column name"))
         if token.kind != "word":
-            raise SqlSyntaxError(token.line, f"expected a column name, found {token.text!r}")
+            raise SqlSyntaxError(
+                token.line,
+                _("expected a column name, found '%(found)s'") % {"found": token.text},
+            )
         columns.append(token.text.lower())
         if not stream.next_is_punct(","):
             stream.expect(")")
@@ -732,17 +809,21 @@ def _column_names(stream: _TokenStream) -> list[str]:
 
 
 def _value(stream: _TokenStream) -> SqlValue:
-    token = stream.next("a value")
+    token = stream.next(_("a value"))
     sign = 1
     if token.kind == "punct" and token.text in "-+":
         sign = -1 if token.text == "-" else 1
-        token = stream.next("a number")
+        token = stream.next(_("a number"))
         if token.kind != "number":
-            raise SqlSyntaxError(token.line, f"expected a number, found {token.text!r}")
+            raise SqlSyntaxError(
+                token.line, _("expected a number, found '%(found)s'") % {"found": token.text}
+            )
     if token.kind == "string":
         return token.text
     if token.kind == "number":
         return sign * (float(token.text) if "." in token.text else int(token.text))
     if token.kind == "word" and token.text.lower() in {"null", "true", "false"}:
         return {"null": None, "true": True, "false": False}[token.text.lower()]
-    raise SqlSyntaxError(token.line, f"expected a value, found {token.text!r}")
+    raise SqlSyntaxError(
+        token.line, _("expected a value, found '%(found)s'") % {"found": token.text}
+    )
