@@ -1,0 +1,43 @@
+"""What an engine plays with: a deck as plain frozen data (cards indexed by small integers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SimCard:
+    """One distinct card of the deck. ``index`` is its position in ``SimDeck.cards``, so hot
+    loops handle integers and look facts up in tables the engine builds once."""
+
+    index: int
+    code: str
+    name: str
+    card_type: str
+    #: the card's attributes overlaid with its (pinned or first) printing's
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    variant: str = ""
+
+
+@dataclass(frozen=True)
+class SimDeck:
+    game: str
+    cards: tuple[SimCard, ...]
+    #: zone -> ((card index, quantity), ...)
+    zones: Mapping[str, tuple[tuple[int, int], ...]]
+    #: the zone that is shuffled and drawn from
+    draw_zone: str
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def pile(self, zone: str | None = None) -> list[int]:
+        """The zone's cards as a list of card indexes, one per copy, in a fixed order."""
+        return [i for i, n in self.zones.get(zone or self.draw_zone, ()) for _ in range(n)]
+
+    def in_zone(self, zone: str) -> list[SimCard]:
+        return [self.cards[i] for i, _n in self.zones.get(zone, ())]
+
+    @property
+    def size(self) -> int:
+        return sum(n for _i, n in self.zones.get(self.draw_zone, ()))

@@ -1,0 +1,129 @@
+"""The base every game's engine subclasses (python-chess style: a few named hooks and
+class-level facts), and ``run_games``, the loop a worker runs for one chunk of a run.
+
+A game is fully determined by its seed and the policy's choices: the shuffle at the start
+is the explicit chance step, drawn from the game's own generator.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+from simulator.engine.cards import SimDeck
+from simulator.engine.metrics import Metrics
+from simulator.engine.params import ParamSpec
+from simulator.engine.rng import game_rng
+from simulator.engine.schedule import DrawSchedule
+
+Action = Any
+S = TypeVar("S", bound="GameState")
+P = TypeVar("P")  # what ``prepare`` builds once per deck
+
+
+class GameState(ABC):
+    """One goldfish game in progress. Engines keep their fast path separate; this API serves
+    the conformance tests, transcripts and step-by-step test hands."""
+
+    turn: int
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, action: Action) -> str:
+        """Play ``action``; returns one transcript line describing it."""
+
+    @abstractmethod
+    def copy(self) -> GameState:
+        """An independent copy: playing on it never changes this state."""
+
+
+class Engine(ABC, Generic[P, S]):
+    """A goldfish engine for one game."""
+
+    #: the game slug (also the registry key)
+    slug: ClassVar[str]
+    #: bumped when the engine's play changes, so stored results say which rules made them
+    version: ClassVar[int] = 1
+    params: ClassVar[ParamSpec] = ParamSpec()
+    schedule: ClassVar[DrawSchedule]
+    #: what the engine does not model, listed on the results page (marked with N_)
+    not_modelled: ClassVar[tuple[str, ...]] = ()
+    #: the digest lines the engine applies, e.g. ("unmatched.md:22", ...)
+    cites: ClassVar[tuple[str, ...]] = ()
+    #: a bound on turns, so every play-out ends
+    max_turns: ClassVar[int] = 60
+
+    def deck_problems(self, deck: SimDeck) -> list[str]:
+        """Why this deck cannot be simulated (empty: it can)."""
+        return [] if deck.size else ["the deck has no cards to draw"]
+
+    @abstractmethod
+    def prepare(self, deck: SimDeck, params: dict[str, Any]) -> P:
+        """Precompute what every game of the run shares (tables of integers)."""
+
+    @abstractmethod
+    def new_game(self, prepared: P, params: dict[str, Any], rng: random.Random) -> S:
+        """A game after its set-up (the shuffle drawn from ``rng``)."""
+
+    @abstractmethod
+    def choose(self, state: S) -> Action:
+        """The goldfish policy: the action this engine's player takes in ``state``."""
+
+    @abstractmethod
+    def record(self, state: S, metrics: Metrics) -> None:
+        """Add a finished game's measures to ``metrics``."""
+
+    def play(
+        self,
+        prepared: P,
+        params: dict[str, Any],
+        rng: random.Random,
+        metrics: Metrics,
+        transcript: list[str] | None = None,
+    ) -> None:
+        """One whole game by the policy. Engines may override with a faster loop that plays
+        the same game (the determinism and golden tests compare the two)."""
+        state = self.new_game(prepared, params, rng)
+        while not state.is_over():
+            line = state.apply(self.choose(state))
+            if transcript is not None:
+                transcript.append(line)
+        self.record(state, metrics)
+
+
+def run_games(
+    engine: Engine[Any, Any],
+    deck: SimDeck,
+    params: dict[str, Any],
+    *,
+    run_seed: int,
+    start: int,
+    count: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> Metrics:
+    """Play games ``start`` .. ``start + count - 1`` of a run; the result depends only on the
+    run seed and the indexes, never on how the run was split."""
+    prepared = engine.prepare(deck, params)
+    metrics = Metrics()
+    for index in range(start, start + count):
+        engine.play(prepared, params, game_rng(run_seed, index), metrics)
+        metrics.games += 1
+        if on_progress is not None and (index - start + 1) % 1000 == 0:
+            on_progress(index - start + 1)
+    return metrics
+
+
+def transcript_of(
+    engine: Engine[Any, Any], deck: SimDeck, params: dict[str, Any], *, run_seed: int, index: int
+) -> list[str]:
+    """The move-by-move transcript of one game (golden files, debugging, the results page)."""
+    lines: list[str] = []
+    engine.play(engine.prepare(deck, params), params, game_rng(run_seed, index), Metrics(), lines)
+    return lines
