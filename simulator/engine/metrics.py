@@ -118,7 +118,10 @@ def proportion_estimate(successes: int, n: int) -> Estimate:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # At p = 0 or 1 the Wilson bound is exactly 0 or 1; rounding must not push it inside.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
 
 
 def histogram_mean(histogram: Mapping[int, int]) -> Estimate:
