@@ -8,6 +8,7 @@ is reachable only by its link; private decks are 404 to everyone but their owner
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -59,6 +60,9 @@ class Deck(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    #: set by a service write: what it computed of the deck (decks.services.DeckComputed)
+    computed: Any = None
 
     class Meta:
         indexes = [

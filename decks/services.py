@@ -5,6 +5,7 @@ revision. Keyword-only, typed, named <entity>_<action>."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -15,7 +16,8 @@ from decks import errors
 from decks.games import deck_rules
 from decks.imports.snapshot import specs_from_snapshot
 from decks.legality.check import check_deck
-from decks.legality.problems import is_legal
+from decks.legality.facts import DeckFacts
+from decks.legality.problems import Problem, is_legal
 from decks.models import MAX_ENTRIES, MAX_QUANTITY, Deck, DeckEntry, DeckRevision
 from decks.selectors import deck_entries, deck_facts, deck_snapshot
 from decks.snapshots import diff_snapshots
@@ -66,10 +68,23 @@ def _claim_version(deck: Deck, expected_version: int) -> None:
     deck.version = expected_version + 1
 
 
+@dataclass(frozen=True)
+class DeckComputed:
+    """What a write has just computed of the deck, handed to the page that answers the write
+    so it does not read and check the deck a second time."""
+
+    version: int
+    entries: list[DeckEntry]
+    facts: DeckFacts
+    problems: list[Problem]
+
+
 def _record(deck: Deck, *, user: Any) -> DeckRevision:
     """Refresh the cached legality and size, and store a revision of the deck as it is now."""
     entries = deck_entries(deck=deck)
-    problems = check_deck(deck_facts(deck=deck, entries=entries))
+    facts = deck_facts(deck=deck, entries=entries)
+    problems = check_deck(facts)
+    deck.computed = DeckComputed(deck.version, entries, facts, problems)
     deck_zones = {z.code for z in deck_rules(deck.game.slug).deck_zones}
     deck.is_legal = is_legal(problems)
     deck.card_count = sum(e.quantity for e in entries if e.zone in deck_zones)
@@ -159,6 +174,20 @@ def deck_entry_set(
     printing: Printing | None = None,
 ) -> Deck:
     """Set how many of a card (and printing) a zone holds; 0 removes the entry."""
+    return _entry_set(deck, user, expected_version, card, zone, quantity, printing)
+
+
+def _entry_set(
+    deck: Deck,
+    user: Any,
+    expected_version: int,
+    card: Card,
+    zone: str,
+    quantity: int,
+    printing: Printing | None,
+) -> Deck:
+    # the body of deck_entry_set, callable inside another service's transaction without a
+    # savepoint (each savepoint costs two round trips on an editor change)
     if quantity:
         _check_entry(deck.game, EntrySpec(card, zone, quantity, printing))
     elif deck_rules(deck.game.slug).zone(zone) is None:
@@ -198,15 +227,7 @@ def deck_entry_add(
     quantity = max(0, current + delta)
     if quantity > MAX_QUANTITY:
         raise errors.DeckError(errors.BAD_QUANTITY, "quantity")
-    return deck_entry_set(
-        deck=deck,
-        user=user,
-        expected_version=expected_version,
-        card=card,
-        zone=zone,
-        quantity=quantity,
-        printing=printing,
-    )
+    return _entry_set(deck, user, expected_version, card, zone, quantity, printing)
 
 
 @transaction.atomic

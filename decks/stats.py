@@ -7,6 +7,7 @@ legality panel after each editor change, with no script or CDN.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -148,6 +149,12 @@ def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> st
         margin=8,
     )
     svg.x_labels = chart.labels
+    # counts of cards are whole numbers: ticks at integers only (pygal picks 0.1 steps)
+    top = max(
+        (sum(column) for column in zip(*(v for _n, v in chart.series), strict=True)), default=0
+    )
+    step = max(1, math.ceil(top / 5))
+    svg.y_labels = list(range(0, top + step, step))
     for name, values in chart.series:
         svg.add(name, values)
     rendered: str = svg.render()
