@@ -21,6 +21,9 @@ def _attributes(entry: EntryFacts) -> dict[str, Any]:
     printing = entry.printing or (entry.card.printings[0] if entry.card.printings else None)
     merged = dict(printing.attributes) if printing else {}
     merged.update(entry.card.attributes)
+    # where the card was printed (collector numbers; an Unmatched hero deck's id): a card
+    # printed in the hero's own deck is that hero's, whatever its fighter is called there
+    merged["printed_in"] = sorted({p.number for p in entry.card.printings if p.number})
     return merged
 
 

@@ -1,0 +1,166 @@
+"""Benchmark: the Unmatched goldfish engine (simulator/games/unmatched.py), games per second.
+
+    .venv/bin/python bench/unmatched_engine.py [--games N] [--repeats N]
+
+Target: at least 10,000 games/s on one core. Each figure is ``run_games`` as a worker runs it
+(one seeded generator per game, the fast loop, the metrics) for N games, the best of R
+repeats, in games per second of the process's CPU time (on one CPU: the process is pinned
+where the system allows it). The machine may be shared, so CPU time, not the wall clock, is
+the figure judged; the wall-clock rate is printed beside it.
+
+Decks: the real Medusa hero deck, read from the project's catalog file through the catalog
+importer's parser and simulator.decks.sim_deck_from_facts (no database), and a synthetic
+30-card deck of plain attacks, versatiles, defense and schemes. The state API (the step-by-step
+path the tests compare with) is timed too, for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from catalog.importers.service import bundles_from_path  # noqa: E402
+from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts  # noqa: E402
+from simulator.decks import sim_deck_from_facts  # noqa: E402
+from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
+from simulator.engine.engine import Engine, run_games  # noqa: E402
+from simulator.engine.metrics import Metrics, summarise  # noqa: E402
+from simulator.engine.rng import game_rng  # noqa: E402
+from simulator.games.unmatched import ENGINE  # noqa: E402
+
+TARGET = 10_000
+CATALOG = ROOT / "catalog" / "data" / "unmatched.json"
+
+
+def medusa() -> SimDeck:
+    """The Medusa hero-deck product of the catalog file, each line on its printed box."""
+    (bundle,) = bundles_from_path(CATALOG)
+    rows = {row.code: row for row in bundle.cards}
+    (product,) = (p for p in bundle.products if p.code == "medusa")
+    entries = []
+    for item in product.items:
+        row = rows[item.card_code]
+        printings = tuple(
+            PrintingFacts(p.set_code, p.collector_number, p.variant, p.attributes)
+            for p in row.printings
+        )
+        pinned = next(
+            p
+            for p in printings
+            if item.set_code in (None, p.set_code) and item.collector_number in (None, p.number)
+        )
+        card = CardFacts(
+            row.code,
+            "unmatched",
+            row.card_type,
+            row.name_en,
+            row.name_ja,
+            row.attributes,
+            row.copy_limit,
+            printings,
+        )
+        entries.append(EntryFacts(card, item.zone, item.quantity, pinned))
+    return sim_deck_from_facts(DeckFacts(game="unmatched", entries=tuple(entries)))
+
+
+def synthetic() -> SimDeck:
+    """30 cards: ten different ones, three copies each, for the hero, the sidekick and anyone."""
+    hero = SimCard(0, "character-bench", "Bench Hero", "character", {"hp": 15, "sidekick": "Aide"})
+    kinds = (
+        ("attack", 4, "Bench Hero"),
+        ("attack", 3, "Bench Hero"),
+        ("attack", 2, "Aide"),
+        ("versatile", 3, "any"),
+        ("versatile", 2, "any"),
+        ("versatile", 1, "Aide"),
+        ("defense", 3, "Bench Hero"),
+        ("defense", 2, "any"),
+        ("scheme", None, "Bench Hero"),
+        ("scheme", None, "any"),
+    )
+    cards = [hero]
+    for i, (card_type, value, fighter) in enumerate(kinds, start=1):
+        attributes: dict[str, Any] = {"fighter": fighter, "boost": i % 4}
+        if value is not None:
+            attributes["value"] = value
+        cards.append(SimCard(i, f"bench-{i}", f"Bench card {i}", card_type, attributes))
+    zones = {"hero": ((0, 1),), "deck": tuple((i, 3) for i in range(1, len(kinds) + 1))}
+    return SimDeck("unmatched", tuple(cards), zones, "deck")
+
+
+def fast_rate(
+    deck: SimDeck, params: dict[str, Any], games: int, repeats: int
+) -> tuple[float, float]:
+    """Games per second of CPU time and of wall-clock time, each the best of the repeats."""
+    cpu = wall = float("inf")
+    for repeat in range(repeats):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        run_games(ENGINE, deck, params, run_seed=repeat + 1, start=0, count=games)
+        cpu = min(cpu, time.process_time() - started_cpu)
+        wall = min(wall, time.perf_counter() - started)
+    return games / cpu, games / wall
+
+
+def state_api_rate(deck: SimDeck, params: dict[str, Any], games: int) -> float:
+    prepared = ENGINE.prepare(deck, params)
+    metrics = Metrics()
+    started = time.process_time()
+    for index in range(games):
+        Engine.play(ENGINE, prepared, params, game_rng(1, index), metrics)
+    return games / (time.process_time() - started)
+
+
+def pin_to_one_cpu() -> str:
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned"
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    os.sched_setaffinity(0, {cpu})
+    return f"pinned to CPU {cpu}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    pinned = pin_to_one_cpu()
+    print(f"{os.cpu_count()} cores ({pinned}), Python {platform.python_version()}")
+    print(
+        f"Unmatched goldfish engine v{ENGINE.version}: {args.games} games per run, "
+        f"best of {args.repeats}; target ≥ {TARGET:,} games/s on one core"
+    )
+    cases = (
+        ("Medusa hero deck", medusa(), {}),
+        ("Medusa, opponent 40 HP", medusa(), {"opponent_hp": 40}),
+        ("synthetic 30-card deck", synthetic(), {}),
+    )
+    worst = float("inf")
+    for label, deck, params in cases:
+        rate, wall = fast_rate(deck, params, args.games, args.repeats)
+        worst = min(worst, rate)
+        slow = state_api_rate(deck, params, max(1, args.games // 10))
+        summary = summarise(run_games(ENGINE, deck, params, run_seed=9, start=0, count=2000))
+        falls = summary["distributions"].get("opponent_falls_turn", {}).get("mean", {})
+        print(
+            f"  {label:<24} {rate:>7,.0f} games/s ({1e6 / rate:5.1f} µs a game; "
+            f"wall clock {wall:>7,.0f}/s)  state API {slow:>6,.0f}/s  "
+            f"opponent falls on turn {falls.get('value', float('nan')):.2f} on average"
+        )
+    print(f"slowest: {worst:,.0f} games/s — {'ok' if worst >= TARGET else 'UNDER TARGET'}")
+
+
+if __name__ == "__main__":
+    main()
