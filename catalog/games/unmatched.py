@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from catalog.attributes import AttributeSchema, StrictBooleanField
 from catalog.games.base import CardType, EmptySchema, Facet, GameSpec
@@ -67,7 +68,7 @@ GAME = GameSpec(
     rules_digest="unmatched.md",
     card_types=(
         CardType("character", _("Character card"), CharacterAttributes),
-        CardType("attack", _("Attack"), ActionAttributes),
+        CardType("attack", pgettext_lazy("Unmatched card type", "Attack"), ActionAttributes),
         CardType("defense", _("Defense"), ActionAttributes),
         CardType("versatile", _("Versatile"), ActionAttributes),
         CardType("scheme", _("Scheme"), SchemeAttributes),
