@@ -144,24 +144,6 @@ def deal(deck: SimDeck, *, seed: int, turns: int, schedule: DrawSchedule) -> Dea
 
 # --- Each game's schedule, note and adjustable numbers ---------------------------------------
 
-#: schedules of games whose simulation module is not installed (yet): their digests' set-up
-_FALLBACK_SCHEDULES: dict[str, DrawSchedule] = {
-    # recharge.md:33, 37: each draws 1; every turn starts with drawing 1
-    "recharge": DrawSchedule(opening=1, per_turn=1, draws_on_first_turn=True),
-    # unmatched.md:23, 27: draw 5; a maneuver draws 1 (one maneuver a turn by default)
-    "unmatched": DrawSchedule(opening=5, per_turn=1, draws_on_first_turn=True),
-}
-#: notes for games whose module declares no SCHEDULE_NOTE
-_FALLBACK_NOTES: dict[str, str] = {
-    "recharge": N_(
-        "Each player draws 1 card, then 1 at the start of every turn; no mulligan. Only the "
-        "first hand (showdown) is dealt."
-    ),
-    "unmatched": N_(
-        "Draws come from maneuvers: one maneuver a turn is assumed; change it in the panel."
-    ),
-}
-
 _OPENING = Param(
     "opening",
     N_("Opening hand"),
@@ -271,13 +253,8 @@ def _with_default(param: Param, schedule: DrawSchedule) -> Param:
 def game_setup(slug: str) -> GameSetup:
     """How ``slug`` deals; LookupError for a game without a schedule."""
     module = _game_module(slug)
-    try:
-        schedule = schedule_for(slug)
-    except LookupError:
-        if slug not in _FALLBACK_SCHEDULES:
-            raise
-        schedule = _FALLBACK_SCHEDULES[slug]
-    note = str(getattr(module, "SCHEDULE_NOTE", "") or _FALLBACK_NOTES.get(slug, ""))
+    schedule = schedule_for(slug)
+    note = str(getattr(module, "SCHEDULE_NOTE", ""))
     declared = getattr(module, "SCHEDULE_PARAMS", None) if module else None
     params = tuple(declared) if declared is not None else _SCHEDULE_PARAMS.get(slug, ())
     return GameSetup(

@@ -79,6 +79,9 @@ Action = tuple[str, int]
 
 # One maneuver draw a turn is the odds default: a turn may take 0-2 maneuvers (line 27).
 SCHEDULE = DrawSchedule(opening=OPENING_HAND, per_turn=1, draws_on_first_turn=True)
+SCHEDULE_NOTE = N_(
+    "Draws come from maneuvers: one maneuver a turn is assumed; change it in the panel."
+)
 
 # Metric names (the Django side reads them; keep them stable).
 M_FELL = "opponent_fell"
