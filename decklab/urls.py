@@ -9,8 +9,10 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("decks/", include("decks.urls")),
     path("decks/<str:public_id>/", include("simulator.testhand_urls")),
+    path("sim/", include("simulator.urls")),
     path("api/v1/", include("decks.api.urls")),
     path("api/v1/", include("simulator.testhand_api")),
+    path("api/v1/", include("simulator.api.urls")),
     path("api/v1/", include("catalog.api.urls")),
     path("", include("catalog.urls")),
 ]

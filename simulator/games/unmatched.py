@@ -455,6 +455,19 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         N_("Heroes' special abilities."),
     )
     cites = tuple(f"{DIGEST}:{line}" for line in (23, 26, 27, 30, 31, 32, 34, 36, 37, 38, 41))
+    #: how the results page names each measure (marked for translation)
+    metric_labels = {
+        M_FELL: N_("The opponent fell"),
+        M_NEVER_FELL: N_("The opponent never fell"),
+        M_FALLS_TURN: N_("Turn the opponent falls"),
+        M_LOST: N_("Lost to exhaustion"),
+        M_EXHAUSTED: N_("Took exhaustion damage"),
+        M_EXHAUSTION: N_("Exhaustion damage taken"),
+        M_EXHAUSTION_TURN: N_("Turn of the first exhaustion damage"),
+        M_DRAWN: N_("Cards drawn"),
+        M_DEAD: N_("Dead cards in hand"),
+        M_DAMAGE_PREFIX: N_("Damage dealt by turn"),
+    }
 
     def deck_problems(self, deck: SimDeck) -> list[str]:
         problems = []

@@ -1,0 +1,58 @@
+"""Reads: the engines a run may use, and runs, which only their owner ever sees."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+from django.http import Http404
+
+from decklab.plugins import game_modules
+from simulator.engine.engine import Engine
+from simulator.engine.registry import GAMES_PACKAGE
+from simulator.models import SimulationRun
+
+Viewer = AbstractBaseUser | AnonymousUser
+
+
+def _packages() -> tuple[str, ...]:
+    """Where engines are found. ``SIMULATOR_GAME_PACKAGES`` lets the test suite (and its worker
+    subprocesses, through their settings module) add an engine of its own; a later package
+    wins for a slug."""
+    return tuple(getattr(settings, "SIMULATOR_GAME_PACKAGES", (GAMES_PACKAGE,)))
+
+
+def engines_all() -> dict[str, Engine[Any, Any]]:
+    """Every engine by its slug (the slug of the game it plays), sorted by slug."""
+    found: dict[str, Engine[Any, Any]] = {}
+    for package in _packages():
+        for slug, module in game_modules(package).items():
+            engine = getattr(module, "ENGINE", None)
+            if isinstance(engine, Engine):
+                found[slug] = engine
+    return dict(sorted(found.items()))
+
+
+def engine_get(slug: str) -> Engine[Any, Any] | None:
+    return engines_all().get(slug)
+
+
+def run_get_for_owner(*, public_id: str, user: Viewer) -> SimulationRun:
+    """A run is private to its owner: everyone else gets 404 (we do not confirm it exists)."""
+    # Not the revision: its snapshot is bulky and the run keeps the revision's number.
+    run = SimulationRun.objects.select_related("deck").filter(public_id=public_id).first()
+    if run is None or not user.is_authenticated or run.owner_id != user.pk:
+        raise Http404
+    return run
+
+
+def runs_of_owner(*, user: Any) -> QuerySet[SimulationRun]:
+    """A player's runs, newest first, without the bulky JSON columns."""
+    return (
+        SimulationRun.objects.filter(owner=user)
+        .select_related("deck")
+        .defer("deck_data", "results")
+        .order_by("-created_at")
+    )

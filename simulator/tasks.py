@@ -1,0 +1,38 @@
+"""Celery tasks of the simulator: thin wrappers that take ids and call a service.
+
+A chunk's task is safe to run twice (the service stores a chunk once), so it is acknowledged
+only after it ran (acks_late) and given back to the broker when its worker dies
+(reject_on_worker_lost): a killed worker's chunk is played again by another one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from simulator.services import TRANSIENT_DB_ERRORS, run_chunk_execute
+
+# A default chunk takes well under a second and the largest allowed (100,000 games) under a
+# minute on the slowest engine; the limits only stop a runaway. The soft one raises inside the
+# chunk, so the run is marked failed; the broker's visibility timeout must stay above both.
+CHUNK_SOFT_TIME_LIMIT = 5 * 60
+CHUNK_TIME_LIMIT = 6 * 60
+
+
+@shared_task(
+    bind=True,
+    name="simulator.simulation_chunk",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=CHUNK_SOFT_TIME_LIMIT,
+    time_limit=CHUNK_TIME_LIMIT,
+    autoretry_for=TRANSIENT_DB_ERRORS,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def simulation_chunk(self: Any, run_id: int, index: int) -> None:
+    run_chunk_execute(run_id=run_id, index=index, worker=self.request.hostname or "")

@@ -1,0 +1,162 @@
+"""Simulation pages: the form for a deck, a run's page (progress, then results), cancel,
+replay and the player's list of runs.
+
+A player may simulate any deck they can see; a run is private to its owner (404 to everyone
+else, as for private decks). The run page polls itself with htmx while the run is going; the
+fragment of a finished run carries no trigger (and answers 286), so polling stops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseStopPolling
+
+from catalog.games import get_game, is_game
+from decks.selectors import deck_get_for_viewer
+from decks.views.access import is_htmx
+from simulator.engine.engine import Engine
+from simulator.forms import SimulateForm
+from simulator.models import SimulationRun
+from simulator.selectors import engine_get, run_get_for_owner, runs_of_owner
+from simulator.services import RunError, run_cancel, run_create, run_replay
+from simulator.views.results import results_view
+
+RUNS_PER_PAGE = 50
+
+
+def game_name(slug: str) -> str:
+    if not is_game(slug):
+        return slug
+    spec = get_game(slug)
+    japanese = (get_language() or "en").startswith("ja")
+    return (spec.name_ja or spec.name_en) if japanese else spec.name_en
+
+
+def _param_rows(run: SimulationRun, engine: Engine[Any, Any] | None) -> list[tuple[str, Any]]:
+    if engine is None:
+        return sorted(run.params.items())
+    rows = []
+    for param in engine.params.params:
+        value = run.params.get(param.name, param.default)
+        if param.kind == "choice":
+            value = _(dict(param.choices).get(value, str(value)))
+        rows.append((_(param.label), value))
+    return rows
+
+
+def _run_context(run: SimulationRun) -> dict[str, Any]:
+    engine = engine_get(run.engine)
+    context: dict[str, Any] = {
+        "run": run,
+        "engine": engine,
+        "game_name": game_name(run.game),
+        "param_rows": _param_rows(run, engine),
+    }
+    if run.results:
+        context["results"] = results_view(run.results.get("summary") or {}, engine)
+        wall = run.wall_seconds
+        context["games_per_second"] = run.games / wall if wall else None
+    if engine is not None:
+        context["not_modelled"] = [_(line) for line in engine.not_modelled]
+        context["cites"] = list(engine.cites)
+        context["engine_changed"] = engine.version != run.engine_version
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    engine = engine_get(deck.game.slug)
+    context: dict[str, Any] = {
+        "deck": deck,
+        "engine": engine,
+        "game_name": game_name(deck.game.slug),
+    }
+    if engine is None:
+        return render(request, "simulator/simulate.html", context)
+    status = 200
+    if request.method == "POST":
+        form = SimulateForm(request.POST, engine=engine)
+        if form.is_valid():
+            try:
+                run = run_create(
+                    owner=request.user,
+                    deck=deck,
+                    engine_slug=engine.slug,
+                    params=form.params(),
+                    games=form.cleaned_data["games"],
+                    seed=form.cleaned_data["seed"],
+                )
+            except RunError as exc:
+                form.add_run_errors(exc.errors)
+            else:
+                return redirect(run)
+        status = 400
+    else:
+        form = SimulateForm(engine=engine)
+    context |= {
+        "form": form,
+        "not_modelled": [_(line) for line in engine.not_modelled],
+        "cites": list(engine.cites),
+    }
+    return render(request, "simulator/simulate.html", context, status=status)
+
+
+@login_required
+@require_safe
+def run_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    run = run_get_for_owner(public_id=public_id, user=request.user)
+    if is_htmx(request):
+        response = render(request, "simulator/_run_status.html", _run_context(run))
+        if run.is_finished:
+            # 286 tells htmx to stop polling; the fragment has no trigger either.
+            return HttpResponseStopPolling(response.content)
+        return response
+    return render(request, "simulator/run.html", _run_context(run))
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, public_id: str) -> HttpResponse:
+    run = run_get_for_owner(public_id=public_id, user=request.user)
+    cancelled = run_cancel(run=run)
+    if is_htmx(request):
+        run.refresh_from_db()
+        fragment = render(request, "simulator/_run_status.html", _run_context(run))
+        return HttpResponseStopPolling(fragment.content)
+    if cancelled:
+        messages.info(request, _("The simulation was cancelled."))
+    return redirect(run)
+
+
+@login_required
+@require_POST
+def replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    run = run_get_for_owner(public_id=public_id, user=request.user)
+    try:
+        again = run_replay(run=run, owner=request.user)
+    except RunError as exc:
+        for field_messages in exc.errors.values():
+            for message in field_messages:
+                messages.error(request, str(message))
+        return redirect(run)
+    return redirect(again)
+
+
+@login_required
+@require_safe
+def runs(request: HttpRequest) -> HttpResponse:
+    page = Paginator(runs_of_owner(user=request.user), RUNS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "simulator/runs.html", {"page": page})
