@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from simulator.engine.engine import Engine
@@ -60,7 +60,7 @@ def _field_for(param: Param) -> forms.Field:
 
 class SimulateForm(forms.Form):
     games = forms.IntegerField(
-        label=_("Games"),
+        label=pgettext_lazy("number of simulated games", "Games"),
         min_value=MIN_GAMES,
         max_value=MAX_GAMES,
         initial=DEFAULT_GAMES,
