@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from catalog.models import Card, Game, Printing, Product
 from decks import errors
@@ -88,9 +89,13 @@ def _record(deck: Deck, *, user: Any) -> DeckRevision:
     deck_zones = {z.code for z in deck_rules(deck.game.slug).deck_zones}
     deck.is_legal = is_legal(problems)
     deck.card_count = sum(e.quantity for e in entries if e.zone in deck_zones)
+    # a queryset update skips auto_now: set the time of the change explicitly, so listings
+    # sorted newest first see edits
+    deck.updated_at = timezone.now()
     Deck.objects.filter(pk=deck.pk).update(
         is_legal=deck.is_legal,
         card_count=deck.card_count,
+        updated_at=deck.updated_at,
         **{name: getattr(deck, name) for name in META_FIELDS},
     )
     snapshot = deck_snapshot(deck=deck, entries=entries)

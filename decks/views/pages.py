@@ -129,6 +129,11 @@ def detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "description": render_markdown(deck.description),
         "cloned_from": cloned_from,
         "view": "list" if request.GET.get("view") == "list" else "faces",
+        "chips_total": sum(
+            c
+            for c in (deck.extras or {}).get("chips") or []
+            if type(c) is int  # not bool
+        ),
     }
     return render(request, "decks/detail.html", context)
 

@@ -438,3 +438,16 @@ def test_a_cloned_deck_from_a_product_stays_within_the_budget(
         html = friend_client.get(url("detail", copy)).content.decode()
     assert len(queries) <= DETAIL_BUDGET, [q["sql"] for q in queries]
     assert "Started from the product" in html and "Cloned from" in html
+
+
+def test_a_recharge_deck_page_shows_its_chips(owner_client: Any, owner: Any) -> None:
+    call_command("import_catalog", "catalog/data/recharge.json", verbosity=0)
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="recharge"),
+        name="Chips",
+        extras={"chips": [5] * 10 + [4, 4]},
+    )
+    page = owner_client.get(f"/decks/{deck.public_id}/").content.decode()
+    assert "data-chips" in page
+    assert "12 chips, 58 points" in page

@@ -213,3 +213,10 @@ def test_who_sees_a_deck_depends_on_its_visibility(
         assert (deck in decks_of_player(owner=owner, viewer=other)) is listed
     assert (deck in public_decks(game=deck.game)) is listed
     assert deck in decks_of_player(owner=owner, viewer=owner)
+
+
+def test_every_save_moves_the_decks_updated_time(owner: Any, mattsan_starter: Product) -> None:
+    deck = deck_from_product(product=mattsan_starter, user=owner)
+    created = Deck.objects.get(pk=deck.pk).updated_at
+    deck_update(deck=deck, user=owner, expected_version=deck.version, name="Renamed")
+    assert Deck.objects.get(pk=deck.pk).updated_at > created
