@@ -60,7 +60,10 @@ def render_series(
         explicit_size=False,
         range=(0, 100) if whole_range else None,
         include_x_axis=True,
-        value_formatter=(lambda v: f"{v:.1f} %") if percent else (lambda v: f"{v:.2f}"),
+        # value_formatter draws the axis ticks: no trailing zeros on whole numbers (0, 2.5, 5);
+        # formatter draws the values themselves, to two decimals
+        value_formatter=(lambda v: f"{v:g} %") if percent else (lambda v: f"{v:g}"),
+        formatter=(lambda v: f"{v:.1f} %") if percent else (lambda v: f"{v:.2f}"),
         title=None,
         margin=8,
     )
