@@ -469,3 +469,15 @@ def test_the_navbar_offers_my_decks_token_new_deck_and_log_out_when_logged_in(
     assert 'href="/decks/new/"' in body
     assert f'action="{LOGOUT}" method="post"' in body
     assert f'href="{SIGNUP}"' not in body
+
+
+@pytest.mark.django_db
+def test_logging_in_goes_back_to_the_page_that_asked(client: Client, owner: Any) -> None:
+    form = client.get("/accounts/login/?next=/decks/new/").content.decode()
+    assert 'name="next" value="/decks/new/"' in form
+    response = client.post(
+        "/accounts/login/",
+        {"username": "owner", "password": PASSWORD, "next": "/decks/new/"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/decks/new/"
