@@ -6,6 +6,7 @@ the state API. Engines and their fixed decks come from the registry and simulato
 from __future__ import annotations
 
 import copy
+import difflib
 import random
 import re
 import subprocess
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from simulator import golden
 from simulator.engine.engine import Engine, transcript_of
 from simulator.engine.metrics import Metrics
 from simulator.engine.registry import engines
@@ -25,11 +27,9 @@ RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
 
 
 def setup(slug: str) -> tuple[Engine[Any, Any], Any, dict[str, Any]]:
-    from simulator.golden import GOLDEN_DECKS
-
     engine = engines()[slug]
     params = engine.params.clean({})
-    return engine, GOLDEN_DECKS[slug], params
+    return engine, golden.GOLDEN_DECKS[slug], params
 
 
 def test_the_two_engines_are_registered() -> None:
@@ -104,6 +104,52 @@ def test_an_engine_declares_what_it_does_not_model_and_cites_real_lines(slug: st
         assert 1 <= int(match[2]) <= len(lines) and lines[int(match[2]) - 1].strip(), cite
     for param in engine.params.params:
         assert param.label and (param.minimum is not None or param.kind in ("bool", "choice"))
+
+
+def golden_diff(path: Path, stored: str, expected: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            stored.splitlines(keepends=True),
+            expected.splitlines(keepends=True),
+            fromfile=f"{path.name} (stored)",
+            tofile=f"{path.name} (as the engine plays now)",
+        )
+    )
+
+
+GOLDEN_CASES = [
+    pytest.param(slug, game, id=f"{slug}-{game.label}")
+    for slug in SLUGS
+    for game in golden.golden_games(slug)
+]
+
+
+@pytest.mark.parametrize(("slug", "golden_game"), GOLDEN_CASES)
+def test_the_golden_transcripts_are_unchanged(slug: str, golden_game: golden.GoldenGame) -> None:
+    """Every engine's seeded games, move by move, as stored in tests/simulator/golden/."""
+    path = golden.golden_path(slug, golden_game)
+    expected = golden.golden_text(engines()[slug], golden.GOLDEN_DECKS[slug], golden_game)
+    assert path.exists(), f"{path} is missing: run manage.py regenerate_golden {slug}"
+    stored = path.read_text(encoding="utf-8")
+    if stored != expected:
+        pytest.fail(
+            f"The {slug} engine no longer plays the golden game {golden_game.label!r}:\n"
+            f"{golden_diff(path, stored, expected)}\n"
+            f"If the change is meant, run: manage.py regenerate_golden {slug}",
+            pytrace=False,
+        )
+
+
+def test_every_engine_has_golden_games() -> None:
+    assert all(golden.golden_games(slug) for slug in SLUGS)
+
+
+def test_a_changed_transcript_is_reported_as_a_readable_diff() -> None:
+    (path, expected), *_ = golden.golden_files(SLUGS[0], engines()[SLUGS[0]]).items()
+    first = expected.splitlines()[0]
+    changed = expected.replace(first, first + " (old)", 1)
+    diff = golden_diff(path, changed, expected)
+    assert f"-{first} (old)" in diff and f"+{first}" in diff
 
 
 def test_engines_import_nothing_from_django() -> None:
