@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 
 PASSWORD = "correct-horse-battery-staple"
@@ -56,3 +58,43 @@ def friend_client(friend: Any) -> Client:
 @pytest.fixture
 def stranger_client(stranger: Any) -> Client:
     return _client_for(stranger)
+
+
+#: a demo (or, for Unmatched, real) prebuilt product of each game that is a legal deck
+DEMO_PRODUCTS = {
+    "monster-hunter": "mh-demo-ember-hunt",
+    "ouka-fushin": "OFD-PB1",
+    "recharge": "rc-demo-heroes-united",
+    "unmatched": "alice",
+    "mattsan": "MTD-ST1",
+}
+
+
+@pytest.fixture(scope="module")
+def committed_catalogs(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The five committed catalogs, imported once for a test module (an import of all five
+    takes seconds; per test it would dominate the suite)."""
+    from catalog.models import Card, CardSet, Game, Product
+
+    with django_db_blocker.unblock():
+        games_before = set(Game.objects.values_list("pk", flat=True))
+        for slug in DEMO_PRODUCTS:
+            call_command("import_catalog", f"catalog/data/{slug}.json", verbosity=0)
+    yield
+    with django_db_blocker.unblock():
+        # committed outside the tests' transactions, so removed by hand for the next module
+        for model in (Product, Card, CardSet):
+            model.objects.all().delete()
+        Game.objects.exclude(pk__in=games_before).delete()
+
+
+def demo_deck(slug: str, owner: Any, visibility: str = "public") -> Any:
+    """A deck of ``owner`` holding the game's product from DEMO_PRODUCTS."""
+    from catalog.models import Product
+    from decks.models import Deck
+    from decks.services import deck_from_product
+
+    deck = deck_from_product(product=Product.objects.get(code=DEMO_PRODUCTS[slug]), user=owner)
+    Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
+    deck.refresh_from_db()
+    return deck

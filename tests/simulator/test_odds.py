@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, include, path
 
 from catalog.games import get_game
-from catalog.models import Card, CardSet, Game, Product
+from catalog.models import Card
 from decklab import urls as project_urls
 from decks.models import Deck
-from decks.services import deck_from_product
 from simulator.decks import sim_deck_for
 from simulator.engine.cards import SimDeck
 from simulator.engine.odds import OddsError, at_least, by_turn
@@ -41,6 +38,7 @@ from simulator.testhands import (
     parse_group,
     turn_odds,
 )
+from tests.conftest import DEMO_PRODUCTS, demo_deck
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("decks/<str:public_id>/", include("simulator.testhand_urls")),
@@ -50,42 +48,19 @@ urlpatterns: list[URLPattern | URLResolver] = [
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
-PRODUCTS = {
-    "monster-hunter": "mh-demo-ember-hunt",
-    "ouka-fushin": "OFD-PB1",
-    "recharge": "rc-demo-heroes-united",
-    "unmatched": "alice",
-    "mattsan": "MTD-ST1",
-}
+PRODUCTS = DEMO_PRODUCTS
 DEALS = 20_000
 #: two-sided 99.9 % normal quantile
 Z_999 = 3.2905
 
 
-@pytest.fixture(scope="module")
-def catalogs(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """The five committed catalogs, imported once for this module."""
-    with django_db_blocker.unblock():
-        games_before = set(Game.objects.values_list("pk", flat=True))
-        for slug in PRODUCTS:
-            call_command("import_catalog", f"catalog/data/{slug}.json", verbosity=0)
-    yield
-    with django_db_blocker.unblock():
-        # committed outside the tests' transactions, so removed by hand for the next module
-        for model in (Product, Card, CardSet):
-            model.objects.all().delete()
-        Game.objects.exclude(pk__in=games_before).delete()
-
-
 @pytest.fixture(autouse=True)
-def _catalogs(catalogs: None, db: None) -> None:
+def _catalogs(committed_catalogs: None, db: None) -> None:
     """Every test here may read the catalogs."""
 
 
 def deck_of(slug: str, owner: Any, visibility: str = Deck.Visibility.PUBLIC) -> Deck:
-    deck = deck_from_product(product=Product.objects.get(code=PRODUCTS[slug]), user=owner)
-    Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
-    deck.refresh_from_db()
+    deck: Deck = demo_deck(slug, owner, visibility)
     return deck
 
 
