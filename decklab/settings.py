@@ -228,10 +228,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-# Celery's Django fixup closes the database connection around every task unless told to reuse
-# it; a simulation chunk is short, so reconnecting each time cost 5-10 % of a run. A broken
-# connection is still dropped, at the latest after this many tasks.
-CELERY_DB_REUSE_MAX = int(env_str("CELERY_DB_REUSE_MAX", "200"))
+# Celery's Django fixup closes the database connection around every task. Reusing it (for N
+# tasks) saves a reconnect per simulation chunk on a dedicated worker, but it leaves stale
+# connections in a worker that shares its process (the in-process test worker hung on one), so
+# it is opt-in.
+_db_reuse = env_str("CELERY_DB_REUSE_MAX", "")
+CELERY_DB_REUSE_MAX = int(_db_reuse) if _db_reuse else None
 
 # --- Logging --------------------------------------------------------------------------------
 LOGGING = {
