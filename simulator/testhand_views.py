@@ -9,6 +9,7 @@ fresh one. Private decks are 404 to everyone but their owner (``deck_get_for_vie
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -97,9 +98,10 @@ def _faces(sim: SimDeck, entries: list[Any]) -> tuple[FaceRef, ...]:
 
 def _deck_facts(deck: Deck) -> DeckFacts:
     """The deck as the simulator reads it, in two light queries (values, no model objects:
-    an odds answer has 20 ms). Entries come in ``deck_entries``' order and an unpinned card
-    reads its first printing, as ``decks.selectors.deck_facts`` gives them, so a seed deals
-    the same cards as from ``simulator.decks.sim_deck_for``."""
+    an odds answer has 20 ms, and the selector's model objects cost three times as much).
+    It gives what ``decks.selectors.deck_facts`` gives: entries in ``deck_entries``' order
+    and every printing of each card (an unpinned card reads its first; the Unmatched engine
+    reads where a card was printed), so a seed deals and plays as ``sim_deck_for`` does."""
     rows = list(
         DeckEntry.objects.filter(deck=deck)
         .order_by("zone", "card__card_type", "card__name_en", "id")
@@ -118,16 +120,14 @@ def _deck_facts(deck: Deck) -> DeckFacts:
             "printing__attributes",
         )
     )
-    unpinned = {row[2] for row in rows if row[8] is None}
-    first: dict[int, PrintingFacts] = {}
-    if unpinned:
-        printings = (
-            Printing.objects.filter(card_id__in=unpinned)
-            .order_by("pk")
-            .values_list("card_id", "card_set__code", "collector_number", "variant", "attributes")
-        )
-        for card_id, set_code, number, variant, attributes in printings:
-            first.setdefault(card_id, PrintingFacts(set_code, number, variant, attributes or {}))
+    printings_of: dict[int, list[PrintingFacts]] = defaultdict(list)
+    printings = (
+        Printing.objects.filter(card_id__in={row[2] for row in rows})
+        .order_by("pk")
+        .values_list("card_id", "card_set__code", "collector_number", "variant", "attributes")
+    )
+    for card_id, set_code, number, variant, attributes in printings:
+        printings_of[card_id].append(PrintingFacts(set_code, number, variant, attributes or {}))
     entries = []
     for zone, quantity, card_id, code, card_type, name_en, name_ja, attributes, *pin in rows:
         card = CardFacts(
@@ -137,7 +137,7 @@ def _deck_facts(deck: Deck) -> DeckFacts:
             name_en=name_en,
             name_ja=name_ja,
             attributes=attributes or {},
-            printings=(first[card_id],) if card_id in first else (),
+            printings=tuple(printings_of[card_id]),
         )
         pinned = PrintingFacts(pin[0], pin[1], pin[2], pin[3] or {}) if pin[0] is not None else None
         entries.append(EntryFacts(card=card, zone=zone, quantity=quantity, printing=pinned))
