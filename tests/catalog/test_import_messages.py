@@ -15,14 +15,12 @@ import json
 import re
 import shutil
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import polib
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -40,7 +38,7 @@ from catalog.importers.unmatched import SqlSyntaxError, sql_insert_rows
 from catalog.importers.validate import did_you_mean, validate_bundle
 from catalog.importers.write import game_sync
 from catalog.models import Card, CardSet, CatalogImportJob
-from decklab.celery import app as celery_app
+from tests.catalog.conftest import wait_until_finished
 
 IMPORTERS = Path(catalog.importers.__file__).resolve().parent
 SOURCES = sorted(IMPORTERS.glob("*.py"))
@@ -422,23 +420,6 @@ def test_a_too_big_job_is_refused_in_the_jobs_language(settings: SettingsWrapper
 
 
 # --- a real worker ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def running_worker() -> Iterator[None]:
-    # The broker comes from CELERY_BROKER_URL (Redis in the test command).
-    with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=30):
-        yield
-
-
-def wait_until_finished(job_id: int, timeout: float = 30.0) -> CatalogImportJob:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = CatalogImportJob.objects.get(pk=job_id)
-        if job.is_finished:
-            return job
-        time.sleep(0.1)
-    pytest.fail(f"the worker did not finish job {job_id} within {timeout} s")
 
 
 @pytest.mark.worker

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -17,7 +15,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from catalog.importers.jobs import catalog_import_job_run
 from catalog.importers.write import game_sync
 from catalog.models import Card, CardSet, CatalogImportJob, Printing
-from decklab.celery import app as celery_app
+from tests.catalog.conftest import wait_until_finished
 
 UPLOAD_URL = "/catalog-imports/"
 GOOD_CSV = (
@@ -252,23 +250,6 @@ def test_a_job_for_a_missing_row_or_a_finished_job_does_nothing(mh_set: CardSet)
 
 
 # --- a real Celery worker -----------------------------------------------------------------------
-
-
-@pytest.fixture
-def running_worker() -> Iterator[None]:
-    # The broker comes from CELERY_BROKER_URL (Redis in the test command).
-    with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=30):
-        yield
-
-
-def wait_until_finished(job_id: int, timeout: float = 30.0) -> CatalogImportJob:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = CatalogImportJob.objects.get(pk=job_id)
-        if job.is_finished:
-            return job
-        time.sleep(0.1)
-    pytest.fail(f"the worker did not finish job {job_id} within {timeout} s")
 
 
 @pytest.mark.worker
