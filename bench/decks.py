@@ -42,13 +42,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from _bench import ROOT, django_on, machine, median_ms, throwaway_database, verdict
+from _bench import django_on, machine, median_ms, throwaway_database, verdict
 
 CHANGE_TARGET_MS = 100.0
 MAX_PAGE_QUERIES = 12
 CHECK_TARGET_MS = 2.0
 SIZES = (5, 60, 200)
-CATALOGS = ROOT / "catalog" / "data"
 GAMES = ("monster-hunter", "recharge")
 HX = {"HTTP_HX_REQUEST": "true"}
 VERSION = re.compile(r'id="deck-version" name="version" value="(\d+)"')
@@ -75,8 +74,11 @@ def percentile(samples: list[float], fraction: float) -> float:
 def import_catalogs() -> None:
     from django.core.management import call_command
 
+    from games import registry
+
     for game in GAMES:
-        call_command("import_catalog", str(CATALOGS / f"{game}.json"), stdout=io.StringIO())
+        path = str(registry.get(game).catalog_file)
+        call_command("import_catalog", path, stdout=io.StringIO())
 
 
 def add_synthetic_cards(game_slug: str, count: int) -> None:

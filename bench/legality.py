@@ -4,7 +4,7 @@
 
 Target: at most 2 ms per check of a 60-entry deck. The decks are built as DeckFacts, so no
 database is used: 60-entry decks of 央華封神, Recharge (basic and tournament) and the other
-games, then each game's demo deck read from the project's own catalog files (catalog/data/*.json,
+games, then each game's demo deck read from the project's own catalog files (games/*/catalog.json,
 through the catalog importer's parser; for Unmatched, which has no demo deck, the real Medusa
 hero deck). Each figure is the median and the 95th percentile of N checks after a warm-up;
 messages are not rendered (the check builds lazy templates; rendering happens when shown).
@@ -29,16 +29,16 @@ import django  # noqa: E402
 
 django.setup()
 
-from catalog.games.recharge import POWER_PLUS  # noqa: E402
 from catalog.importers.bundle import CardRow, CatalogBundle, PrintingRow  # noqa: E402
 from catalog.importers.service import bundles_from_path  # noqa: E402
 from decks.legality.check import check_deck  # noqa: E402
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts  # noqa: E402
 from decks.legality.problems import Problem  # noqa: E402
+from games.recharge.catalog import POWER_PLUS  # noqa: E402
 
 TARGET_MS = 2.0
 ENTRIES = 60
-CATALOG = ROOT / "catalog" / "data"
+GAMES = ROOT / "games"
 #: the product measured per game: a demo prebuilt, or a real deck where there is no demo
 UNMATCHED_DECK = "medusa"
 
@@ -193,7 +193,7 @@ def catalog_decks(
 
 def demo_decks() -> dict[str, DeckFacts]:
     found: dict[str, DeckFacts] = {}
-    for path in sorted(CATALOG.glob("*.json")):
+    for path in sorted(GAMES.glob("*/catalog.json")):
         for bundle in bundles_from_path(path):
             if bundle.problems:
                 raise SystemExit(f"{path}: {bundle.problems[0]}")

@@ -18,7 +18,7 @@ import statistics
 import time
 from typing import Any
 
-from _bench import django_on, machine, median_ms, throwaway_database, verdict
+from _bench import ROOT, django_on, machine, median_ms, throwaway_database, verdict
 
 TARGET_MS = 20.0
 #: a deck-making product of each game's committed catalog
@@ -52,8 +52,8 @@ def _mount_if_needed() -> None:
         from decklab import urls as project_urls
 
         urlpatterns[:] = [
-            path("decks/<str:public_id>/", include("simulator.testhand_urls")),
-            path("api/v1/", include("simulator.testhand_api")),
+            path("decks/<str:public_id>/", include("simulator.testhands.urls")),
+            path("api/v1/", include("simulator.testhands.api")),
             *project_urls.urlpatterns,
         ]
         settings.ROOT_URLCONF = __name__
@@ -101,7 +101,8 @@ def main() -> int:
 
         assert not settings.DEBUG
         for slug in PRODUCTS:
-            call_command("import_catalog", f"catalog/data/{slug}.json", stdout=io.StringIO())
+            catalog = ROOT / "games" / slug.replace("-", "_") / "catalog.json"
+            call_command("import_catalog", str(catalog), stdout=io.StringIO())
         _mount_if_needed()
         owner = get_user_model().objects.create_user(username="bench", password="-")
         client = Client(HTTP_HOST="localhost")

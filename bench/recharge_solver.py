@@ -3,7 +3,7 @@
     .venv/bin/python bench/recharge_solver.py [--hands N] [--runs N] [--seed N]
 
 Target: at least 2,000 six-card hands per second on one core (basic rules). The hands are drawn
-at random from the demo set, read straight from catalog/data/recharge.json (no database, no
+at random from the demo set, read straight from games/recharge/catalog.json (no database, no
 Django): every printing is a card of the pool, so a Power Plus copy may share a hand with its
 normal version, as the tournament rules allow (recharge.md:25). Each figure is the best of
 N runs over the same hands (the median run beside it), each hand solved from scratch; then
@@ -27,17 +27,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator.engine.engine import run_games  # noqa: E402
-from simulator.games.recharge import ENGINE  # noqa: E402
-from simulator.games.recharge_solver import (  # noqa: E402
+from games.recharge.engine import ENGINE  # noqa: E402
+from games.recharge.golden import GOLDEN_DECK  # noqa: E402
+from games.recharge.solver import (  # noqa: E402
     RCard,
     best_formation,
     card_from_attributes,
 )
-from simulator.golden import GOLDEN_DECKS  # noqa: E402
+from simulator.engine.engine import run_games  # noqa: E402
 
 TARGET_HANDS_PER_SECOND = 2000
-CATALOG = ROOT / "catalog" / "data" / "recharge.json"
+CATALOG = ROOT / "games" / "recharge" / "catalog.json"
 
 
 def demo_pool() -> list[RCard]:
@@ -101,9 +101,7 @@ def main() -> None:
     games = 2000
     for params in ({}, {"chain_power_cards": True}):
         started = time.perf_counter()
-        run_games(
-            ENGINE, GOLDEN_DECKS["recharge"], params, run_seed=args.seed, start=0, count=games
-        )
+        run_games(ENGINE, GOLDEN_DECK, params, run_seed=args.seed, start=0, count=games)
         rate = games / (time.perf_counter() - started)
         shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
         print(f"engine, golden deck ({shown}): {rate:,.0f} games/s of 10 turns")

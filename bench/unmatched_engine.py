@@ -34,15 +34,15 @@ django.setup()
 
 from catalog.importers.service import bundles_from_path  # noqa: E402
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts  # noqa: E402
+from games.unmatched.engine import ENGINE  # noqa: E402
 from simulator.decks import sim_deck_from_facts  # noqa: E402
 from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
 from simulator.engine.engine import Engine, run_games  # noqa: E402
 from simulator.engine.metrics import Metrics, summarise  # noqa: E402
 from simulator.engine.rng import game_rng  # noqa: E402
-from simulator.games.unmatched import ENGINE  # noqa: E402
 
 TARGET = 10_000
-CATALOG = ROOT / "catalog" / "data" / "unmatched.json"
+CATALOG = ROOT / "games" / "unmatched" / "catalog.json"
 
 
 def medusa() -> SimDeck:

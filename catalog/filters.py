@@ -16,9 +16,9 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from catalog.games import Facet, GameSpec, get_game
 from catalog.models import Card, Printing
 from catalog.search import normalise
+from catalog.spec import Facet, GameSpec, get_game
 
 MAX_QUERY_LENGTH = 100
 SORT_CHOICES = (

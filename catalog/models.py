@@ -17,8 +17,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeErrors
-from catalog.games import GameSpec, get_game, is_game
 from catalog.search import search_key
+from catalog.spec import GameSpec, get_game, is_game
 
 MAX_PRODUCT_QUANTITY = 99
 

@@ -25,8 +25,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Length, LPad
 
 from catalog.filters import CardFilterBase, apply_card_filters
-from catalog.games import GameSpec, get_game, is_game
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.spec import GameSpec, get_game, is_game
 
 # Collector numbers are text ("9", "10", "UM01-012"); padding them makes "9" sort before "10".
 _NUMBER_WIDTH = 40

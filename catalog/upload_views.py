@@ -21,9 +21,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
-from catalog.games import all_games
 from catalog.importers.jobs import catalog_import_job_submit
 from catalog.models import CatalogImportJob
+from catalog.spec import all_games
 
 ALLOWED_SUFFIXES = (".csv", ".json")
 RECENT_JOBS = 10

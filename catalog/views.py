@@ -16,8 +16,9 @@ from django.views.decorators.http import require_safe
 
 from catalog import selectors
 from catalog.attributes import described
-from catalog.games import get_game
 from catalog.models import Card, Printing
+from catalog.spec import get_game
+from collection.selectors import card_copies
 
 CARDS_PER_PAGE = 60
 T = TypeVar("T")
@@ -101,6 +102,9 @@ def card_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         ],
         "products": detail.products,
         "face_printings": _one_per_variant(detail.printings),
+        "my_copies": card_copies(owner=request.user, card=card)
+        if request.user.is_authenticated
+        else None,
     }
     return render(request, "catalog/card.html", context)
 

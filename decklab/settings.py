@@ -45,10 +45,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "games",
     "accounts",
     "catalog",
     "decks",
     "simulator",
+    "collection",
 ]
 
 MIDDLEWARE = [
@@ -72,8 +74,18 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # each game's own templates (games/<slug>/...) come from its package's folder
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                        "games.web.GameTemplateLoader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
@@ -120,6 +132,13 @@ USE_TZ = True
 # --- Static files ---------------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "games.web.GameStaticFinder",  # each game's static/ as games/<slug>/
+]
+#: games kept outside this repository, by dotted package path (games/registry.py)
+DECKLAB_EXTRA_GAMES = env_list("DECKLAB_EXTRA_GAMES", [])
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("bootstrap", str(bootstrap_wrapper.get_bootstrap_dir())),

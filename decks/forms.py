@@ -14,16 +14,13 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Game
 from decks import errors
-from decks.games import deck_rules, has_deck_rules
+from decks.game_rules import deck_rules, has_deck_rules
+from decks.imports.formats import format_choices
 from decks.models import MAX_DESCRIPTION, MAX_QUANTITY, Deck
 
 NAME_MAX = 120
 SEARCH_MAX = 100
 IMPORT_MAX_BYTES = 100 * 1024
-# A generous bound on what the chips editor accepts: the rules allow 25 chips of 1-5 points,
-# and the legality panel explains anything beyond that; this only stops absurd requests.
-CHIPS_MAX_LISTED = 99
-CHIP_VALUE_BOUND = 99
 
 MISSING_VERSION = _("The form did not say which version of the deck it was editing; reload.")
 NOT_A_NUMBER = _("“%(value)s” is not a whole number.")
@@ -31,20 +28,11 @@ NO_SUCH_CARD = errors.CARD_NOT_VISIBLE
 NO_SUCH_ENTRY = _("That card is no longer in this deck; reload to see the latest list.")
 NO_SUCH_PRINTING = _("No such printing of this card.")
 NOTHING_TO_CHANGE = _("Say what to change: a quantity, a step, a zone or a printing.")
-CHIP_NOT_A_NUMBER = _("Chip %(n)d is “%(value)s”, not a whole number.")
-CHIP_OUT_OF_BOUNDS = _("Chip %(n)d is %(value)d; write a value from 1 to 5.")
-TOO_MANY_CHIPS_LISTED = _("At most %(max)d chips can be listed here.")
-NO_SUCH_CHIP = _("There is no chip number %(n)s to remove.")
 NO_SUCH_PRODUCT = _("Pick a product that lists its cards.")
 FILE_TOO_BIG = _("The file is larger than %(kb)d KB.")
 FILE_NOT_TEXT = _("The file is not UTF-8 text.")
 TEXT_OR_FILE = _("Paste a list or choose a file.")
 NO_SUCH_REVISION = _("Pick two revisions of this deck.")
-
-FORMAT_CHOICES = (
-    ("text", _("DeckLab text list")),
-    ("unmatched-json", _("unmatched.cards deck JSON")),
-)
 
 
 def deck_games() -> list[Game]:
@@ -190,42 +178,6 @@ class EntryChangeForm(forms.Form):
         return data
 
 
-def _bounded_int(raw: str, message: Any, n: int) -> int:
-    try:
-        value = int(raw.strip())
-    except (TypeError, ValueError):
-        raise errors.DeckError(message % {"n": n, "value": raw[:20]}, "chips") from None
-    if abs(value) > CHIP_VALUE_BOUND:
-        raise errors.DeckError(CHIP_OUT_OF_BOUNDS % {"n": n, "value": value}, "chips")
-    return value
-
-
-def chips_from_post(data: Any) -> list[int]:
-    """The chip values the editor sent, after its add/remove buttons: integers only.
-
-    Counts and totals beyond the rules are kept (the legality panel explains them); only
-    what is not a number, or absurdly large, is refused.
-    """
-    raw_chips = data.getlist("chip")
-    chips = [_bounded_int(raw, CHIP_NOT_A_NUMBER, n) for n, raw in enumerate(raw_chips, 1)]
-    remove = data.get("remove")
-    if remove is not None:
-        try:
-            index = int(remove)
-        except ValueError:
-            index = -1
-        if not 0 <= index < len(chips):
-            raise errors.DeckError(NO_SUCH_CHIP % {"n": remove[:10]}, "chips")
-        del chips[index]
-    if data.get("op") == "add":
-        value = _bounded_int(data.get("add_value", "5"), CHIP_NOT_A_NUMBER, len(chips) + 1)
-        count = _bounded_int(data.get("add_count", "1"), CHIP_NOT_A_NUMBER, len(chips) + 1)
-        chips.extend([value] * max(0, count))
-    if len(chips) > CHIPS_MAX_LISTED:
-        raise errors.DeckError(TOO_MANY_CHIPS_LISTED % {"max": CHIPS_MAX_LISTED}, "chips")
-    return chips
-
-
 def version_from_post(data: Any) -> int:
     """The deck version the editing page read; every write names it."""
     raw = data.get("version", "")
@@ -236,7 +188,7 @@ def version_from_post(data: Any) -> int:
 
 
 class _UploadMixin(forms.Form):
-    fmt = forms.ChoiceField(label=_("Format"), choices=FORMAT_CHOICES, initial="text")
+    fmt = forms.ChoiceField(label=_("Format"), choices=format_choices, initial="text")
     text = forms.CharField(
         label=_("Deck list"),
         required=False,

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from catalog.models import Card, Game, Printing, Product
 from decks import errors
-from decks.games import deck_rules
+from decks.extras import ExtraError, clean_extras
+from decks.game_rules import deck_rules
 from decks.imports.snapshot import specs_from_snapshot
 from decks.legality.check import check_deck
 from decks.legality.facts import DeckFacts
@@ -43,6 +44,15 @@ def _check_meta(game: Game, fields: Mapping[str, Any]) -> None:
     rules = deck_rules(game.slug)
     if variant and variant not in {v.code for v in rules.variants}:
         raise errors.DeckError(errors.UNKNOWN_VARIANT, "variant")
+
+
+def _clean_extras(game: Game, extras: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every save holds the deck's extras to the game's schema (decks.extras), whoever sends
+    them: the editor, the API or an import."""
+    try:
+        return clean_extras(game.slug, extras)
+    except ExtraError as exc:
+        raise errors.DeckError(exc.message, "extras") from exc
 
 
 def _merge(specs: Iterable[EntrySpec]) -> list[EntrySpec]:
@@ -137,6 +147,7 @@ def deck_create(
 ) -> Deck:
     meta = {"variant": variant}
     _check_meta(game, meta)
+    extras = _clean_extras(game, extras)
     deck = Deck.objects.create(
         owner=owner,
         game=game,
@@ -160,6 +171,8 @@ def deck_update(*, deck: Deck, user: Any, expected_version: int, **fields: Any) 
     if unknown:
         raise TypeError(f"deck_update() got unexpected fields {sorted(unknown)}")
     _check_meta(deck.game, fields)
+    if "extras" in fields:
+        fields["extras"] = _clean_extras(deck.game, fields["extras"])
     _claim_version(deck, expected_version)
     for name, value in fields.items():
         setattr(deck, name, value)
@@ -291,6 +304,8 @@ def deck_replace(
     for spec in specs:
         _check_entry(deck.game, spec)
     _check_meta(deck.game, fields)
+    if "extras" in fields:
+        fields["extras"] = _clean_extras(deck.game, fields["extras"])
     _claim_version(deck, expected_version)
     for name, value in fields.items():
         if name not in META_FIELDS:

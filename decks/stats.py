@@ -18,8 +18,8 @@ import pygal
 from django.utils.translation import gettext as _
 from pygal.style import Style
 
-from catalog.games import get_game
-from decks.games.base import DeckRules, Stat
+from catalog.spec import get_game
+from decks.game_rules import DeckRules, Stat
 from decks.legality.facts import DeckFacts, EntryFacts
 
 # pygal always embeds its tooltip config as a <script>; the charts need none. Its text is

@@ -28,5 +28,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:public_id>/edit/add/", editor.add, name="edit-add"),
     path("<str:public_id>/edit/entry/<int:entry_id>/", editor.entry, name="edit-entry"),
     path("<str:public_id>/edit/settings/", editor.settings, name="edit-settings"),
-    path("<str:public_id>/edit/chips/", editor.chips, name="edit-chips"),
+    path("<str:public_id>/edit/extras/<str:key>/", editor.edit_extra, name="edit-extra"),
 ]

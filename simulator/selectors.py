@@ -4,35 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.http import Http404
 
-from decklab.plugins import game_modules
+from games import registry
 from simulator.engine.engine import Engine
-from simulator.engine.registry import GAMES_PACKAGE
 from simulator.models import SimulationRun
 
 Viewer = AbstractBaseUser | AnonymousUser
 
 
-def _packages() -> tuple[str, ...]:
-    """Where engines are found. ``SIMULATOR_GAME_PACKAGES`` lets the test suite (and its worker
-    subprocesses, through their settings module) add an engine of its own; a later package
-    wins for a slug."""
-    return tuple(getattr(settings, "SIMULATOR_GAME_PACKAGES", (GAMES_PACKAGE,)))
-
-
 def engines_all() -> dict[str, Engine[Any, Any]]:
     """Every engine by its slug (the slug of the game it plays), sorted by slug."""
-    found: dict[str, Engine[Any, Any]] = {}
-    for package in _packages():
-        for slug, module in game_modules(package).items():
-            engine = getattr(module, "ENGINE", None)
-            if isinstance(engine, Engine):
-                found[slug] = engine
-    return dict(sorted(found.items()))
+    return dict(sorted(registry.engines().items()))
 
 
 def engine_get(slug: str) -> Engine[Any, Any] | None:

@@ -15,7 +15,21 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from games import registry
+
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_translations() -> None:
+    """The Japanese catalogue compiled before any test reads it: the .mo files are build
+    output (not committed), and without them every Japanese page would silently be English."""
+    call_command(
+        "compilemessages",
+        locale=["ja"],
+        ignore_patterns=[".venv", "var", "staticfiles", "node_modules"],
+        verbosity=0,
+    )
 
 
 def _user(username: str) -> Any:
@@ -72,14 +86,15 @@ DEMO_PRODUCTS = {
 
 @pytest.fixture(scope="module")
 def committed_catalogs(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """The five committed catalogs, imported once for a test module (an import of all five
-    takes seconds; per test it would dominate the suite)."""
+    """Every registered game's committed catalog, imported once for a test module (an import
+    of all of them takes seconds; per test it would dominate the suite)."""
     from catalog.models import Card, CardSet, Game, Product
 
     with django_db_blocker.unblock():
         games_before = set(Game.objects.values_list("pk", flat=True))
-        for slug in DEMO_PRODUCTS:
-            call_command("import_catalog", f"catalog/data/{slug}.json", verbosity=0)
+        for game in registry.all_games():
+            if game.catalog_file is not None:
+                call_command("import_catalog", str(game.catalog_file), verbosity=0)
     yield
     with django_db_blocker.unblock():
         # committed outside the tests' transactions, so removed by hand for the next module

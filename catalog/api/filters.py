@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import StrictBooleanField
 from catalog.filters import CardFilterBase, card_filterset_for
-from catalog.games import GameSpec, all_games, get_game
 from catalog.models import CardSet, Printing, Product
+from catalog.spec import GameSpec, all_games, get_game
 
 #: filters every game's card list has; the rest of a game's card filters are its facets
 GENERIC_CARD_FILTERS = ("q", "type", "set", "demo", "sort")

@@ -16,8 +16,8 @@ from drf_spectacular.utils import OpenApiParameter
 
 from catalog.api.filters import GENERIC_CARD_FILTERS
 from catalog.filters import SORT_CHOICES
-from catalog.games import all_games
 from catalog.models import CardSet, Product
+from catalog.spec import all_games
 
 FACET_MIN, FACET_MAX = 0, 999
 

@@ -27,8 +27,8 @@ from catalog.api.filters import (
     printing_filterset_for,
 )
 from catalog.filters import CardFilterBase, sort_cards
-from catalog.games import all_games, get_game
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.spec import all_games, get_game
 
 F = TypeVar("F", bound=django_filters.FilterSet)
 

@@ -18,8 +18,8 @@ from rest_framework import serializers
 
 from catalog.attributes import AttributeSchema, described
 from catalog.filters import SORT_CHOICES
-from catalog.games import Facet, GameSpec
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.spec import Facet, GameSpec
 
 NAME_HELP = _("The name in the request's language (Accept-Language), else the other one.")
 DEMO_HELP = _("Invented for demonstration: not an official card, set or product.")

@@ -22,9 +22,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from catalog.attributes import ChoiceListField, StringListField
-from catalog.games import GameSpec, all_games, get_game, is_game
 from catalog.importers.bundle import CardRow, CatalogBundle, PrintingRow
 from catalog.importers.validate import did_you_mean, unknown_game
+from catalog.spec import GameSpec, all_games, get_game, is_game
 
 MAX_ROWS = 20_000
 LIST_SEPARATOR = "|"

@@ -2,8 +2,8 @@
 
 Formats, recognised by their shape (docs/catalog-format.md):
 - DeckLab catalog JSON (``"format": "decklab-catalog"``);
-- an unmatched.cards deck JSON (``hero`` + ``cards``), or a folder of them such as
-  ``shared/data/unmatched`` (with its SQL seed for the full list of sets);
+- the formats a game brings with it (``catalog.importers.formats``), e.g. Unmatched's
+  unmatched.cards deck JSON or a folder of them with its SQL seed;
 - a CSV card list (header row; the game from a ``game`` column or the ``game`` argument).
 """
 
@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from catalog.importers import csv_cards, unmatched
+from catalog.importers import csv_cards
 from catalog.importers.bundle import CatalogBundle, CatalogImportError, ImportProblem
 from catalog.importers.decklab_json import bundle_from_decklab, looks_like_decklab
+from catalog.importers.formats import catalog_formats
 from catalog.importers.validate import validate_bundle
 from catalog.importers.write import ImportReport, write_bundle
 
@@ -51,8 +52,9 @@ def bundles_from_text(text: str, *, name: str, game: str | None = None) -> list[
         return [broken]
     if looks_like_decklab(data):
         return [bundle_from_decklab(data, name)]
-    if unmatched.looks_like_unmatched_deck(data):
-        return [unmatched.bundle_from_unmatched_deck(data, name)]
+    for fmt in catalog_formats():
+        if fmt.recognises(data):
+            return [fmt.read(data, name)]
     failed = CatalogBundle(game="", origin=name)
     failed.problem(name, str(UNRECOGNISED))
     return [failed]
@@ -60,8 +62,9 @@ def bundles_from_text(text: str, *, name: str, game: str | None = None) -> list[
 
 def bundles_from_path(path: Path, *, game: str | None = None) -> list[CatalogBundle]:
     if path.is_dir():
-        if unmatched.is_unmatched_folder(path):
-            return [unmatched.bundle_from_unmatched_folder(path)]
+        for fmt in catalog_formats():
+            if fmt.recognises_folder and fmt.read_folder and fmt.recognises_folder(path):
+                return [fmt.read_folder(path)]
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in {".json", ".csv"})
         if not files:
             failed = CatalogBundle(game="", origin=str(path))

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.attributes import AttributeErrors
-from catalog.games import GameSpec, all_games, get_game, is_game
 from catalog.importers.bundle import CardRow, CatalogBundle, ImportProblem
 from catalog.models import MAX_PRODUCT_QUANTITY, Card, CardSet, Printing, Product
+from catalog.spec import GameSpec, all_games, get_game, is_game
 
 CODE_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 ZONE_RE = re.compile(r"^[-a-z0-9_]+$")

@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 from django.db import models, transaction
 
-from catalog.games import get_game
 from catalog.importers.bundle import CatalogBundle
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 from catalog.search import search_key
+from catalog.spec import get_game
 
 M = TypeVar("M", bound=models.Model)
 

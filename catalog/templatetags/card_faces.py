@@ -1,7 +1,8 @@
 """``{% card_face card %}``: a card drawn in HTML/CSS from its attributes (we have no images).
 
-Each game draws its faces in ``catalog/faces/<slug>.html``; a game without one gets
-``catalog/faces/generic.html``, so a sixth game shows its cards without shared code changing.
+Each game draws its faces in its package's ``templates/face.html`` (``games/<slug>/face.html``);
+a game without one gets ``catalog/faces/generic.html``, so a sixth game shows its cards without
+shared code changing.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from django.template.loader import select_template
 from django.utils.safestring import SafeString
 
 from catalog.attributes import AttributeSchema, display_value
-from catalog.games import GameSpec, get_game
 from catalog.models import Card, Printing
+from catalog.spec import GameSpec, get_game
 
 register = template.Library()
 
@@ -133,5 +134,5 @@ def card_face(
         size=size if size in FACE_SIZES else "sm",
         url=card.get_absolute_url() if link else "",
     )
-    chosen = select_template([f"catalog/faces/{spec.slug}.html", GENERIC_FACE])
+    chosen = select_template([f"games/{spec.slug}/face.html", GENERIC_FACE])
     return SafeString(chosen.render({"face": face}))

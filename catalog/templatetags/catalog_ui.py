@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from catalog.filters import CardFilterBase
-from catalog.games import GameSpec
+from catalog.spec import GameSpec
 
 register = template.Library()
 

@@ -22,11 +22,11 @@ from django.db.models import Q
 from django.utils import translation
 from rest_framework.exceptions import ValidationError
 
-from catalog.games import get_game, is_game
 from catalog.models import Card, Game, Printing
 from catalog.search import normalise
+from catalog.spec import get_game, is_game
 from decks.api import errors
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
 from decks.specs import EntrySpec
 
 LANGUAGES = ("en", "ja")

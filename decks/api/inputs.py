@@ -14,10 +14,12 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from catalog.games import all_games, get_game
 from catalog.models import Game
+from catalog.spec import all_games, get_game
 from decks.api import errors
-from decks.games import deck_rules, has_deck_rules
+from decks.extras import ExtraError, clean_extras, extras_of
+from decks.game_rules import deck_rules, has_deck_rules
+from decks.imports.formats import format_choices
 from decks.models import MAX_DESCRIPTION, MAX_ENTRIES, MAX_QUANTITY, Deck
 
 NAME_MAX = 120
@@ -163,14 +165,22 @@ def check_deck_fields(game: Game, fields: Mapping[str, Any]) -> dict[str, Any]:
         found["variant"] = [message]
     elif "variant" in fields and not variant:
         checked["variant"] = rules.default_variant
-    unknown = sorted(set(fields.get("extras") or {}) - set(rules.extras))
+    keys = [extra.key for extra in extras_of(rules.game)]
+    given = fields.get("extras")
+    unknown = sorted(set(given) - set(keys)) if isinstance(given, dict) else []
     if unknown:
         found["extras"] = [
-            str(errors.UNKNOWN_EXTRA) % {"game": name, "key": key, "known": ", ".join(rules.extras)}
-            if rules.extras
+            str(errors.UNKNOWN_EXTRA) % {"game": name, "key": key, "known": ", ".join(keys)}
+            if keys
             else str(errors.NO_EXTRAS) % {"game": name}
             for key in unknown
         ]
+    elif given is not None:
+        # the game's own schema for each value, as every save applies it
+        try:
+            checked["extras"] = clean_extras(rules.game, given)
+        except ExtraError as exc:
+            found["extras"] = [str(exc.message)]
     if found:
         raise serializers.ValidationError(found)
     return checked
@@ -258,13 +268,10 @@ def _check_text_size(value: str) -> str:
     return value
 
 
-IMPORT_FORMATS = [("text", _("DeckLab text")), ("unmatched-json", _("unmatched.cards deck JSON"))]
-
-
 class ListInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A deck list to read: ``text`` for format=text, ``data`` for format=unmatched-json."""
 
-    format = serializers.ChoiceField(choices=IMPORT_FORMATS, default="text")
+    format = serializers.ChoiceField(choices=format_choices(), default="text")
     text = serializers.CharField(
         required=False,
         trim_whitespace=False,

@@ -9,6 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from decks.api.inputs import deck_game_slugs
+from decks.imports.formats import format_codes
 
 TAG = "decks"
 
@@ -80,8 +81,8 @@ EXPORT_PARAMETERS = [
     _query(
         "format",
         OpenApiTypes.STR,
-        _("text (DeckLab text format, default) or unmatched-json (Unmatched decks only)."),
-        enum=["text", "unmatched-json"],
+        _("text (DeckLab text format, default) or one of the deck's game's own formats."),
+        enum=format_codes(),
     ),
 ]
 

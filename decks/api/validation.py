@@ -16,7 +16,7 @@ from django.utils import translation
 from catalog.models import Card, Game, Printing
 from decks.api import errors
 from decks.api.cards import LANGUAGES, Say, resolve_entries
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
 from decks.legality.check import check_deck
 from decks.legality.facts import DeckFacts, EntryFacts
 from decks.legality.load import card_facts_for, printing_facts

@@ -39,8 +39,8 @@ from decks.api.serializers import (
 from decks.api.validation import validate_entries, validate_text
 from decks.api.views_decks import game_or_400
 from decks.imports.errors import DeckImportError
+from decks.imports.formats import TEXT, format_codes, format_for, game_formats
 from decks.imports.service import deck_export, deck_import, deck_import_into
-from decks.imports.unmatched_json import GAME as UNMATCHED
 from decks.models import Deck
 
 IMPORT_REFUSED = OpenApiResponse(
@@ -93,15 +93,17 @@ class DeckExportApi(DeckApiView):
         },
     )
     def get(self, request: Request, public_id: str) -> HttpResponse:
-        """The deck as a DeckLab text list (reads back into the same deck), or as
-        unmatched.cards deck JSON for an Unmatched deck."""
+        """The deck as a DeckLab text list (reads back into the same deck), or in one of its
+        game's own formats (JSON)."""
         deck = deck_for_reader(request, public_id)
-        fmt = request.query_params.get("format", "text") or "text"
-        if fmt not in ("text", "unmatched-json"):
-            raise ValidationError({"format": [errors.EXPORT_FORMAT]})
-        if fmt == "unmatched-json" and deck.game.slug != UNMATCHED:
-            raise ValidationError({"format": [errors.EXPORT_NOT_UNMATCHED]})
-        exported = deck_export(deck=deck, fmt="text" if fmt == "text" else "unmatched-json")
+        fmt = request.query_params.get("format", TEXT) or TEXT
+        if fmt not in format_codes():
+            codes = ", ".join(format_codes())
+            raise ValidationError({"format": [errors.EXPORT_FORMAT % {"formats": codes}]})
+        if fmt != TEXT and format_for(deck.game.slug, fmt) is None:
+            mine = ", ".join([TEXT, *(f.code for f in game_formats(deck.game.slug))])
+            raise ValidationError({"format": [errors.EXPORT_NOT_THIS_GAME % {"formats": mine}]})
+        exported = deck_export(deck=deck, fmt=fmt)
         if isinstance(exported, str):
             return HttpResponse(exported, content_type="text/plain; charset=utf-8")
         return Response(exported)

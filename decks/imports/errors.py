@@ -34,19 +34,14 @@ WRONG_GAME = _("This list is for %(listed)s, but the deck is a %(game)s deck.")
 UNKNOWN_GAME = _("“%(text)s” is not a game DeckLab knows.")
 NO_RULES_VARIANTS = _("%(game)s has no rules variants.")
 UNKNOWN_RULES = _("“%(text)s” is not a rules variant of %(game)s (%(known)s).")
-NO_CHIPS = _("%(game)s decks have no counter chips.")
-BAD_CHIPS = _(
-    "Cannot read the chips at “%(token)s”: write values like “5 5 4 3” or value×count "
-    "like “5x5, 4x6, 3x5”."
-)
-TOO_MANY_CHIPS = _("At most %(max)d chips can be listed.")
+NO_SUCH_EXTRA = _("%(game)s decks have no “%(key)s” line.")
 EMPTY_DECK_NAME = _("The deck's name is empty.")
 NAME_TOO_LONG = _("A deck's name is at most %(max)d characters.")
 REPEATED_META = _("“%(key)s:” is given twice (first on line %(first)d).")
 DID_YOU_MEAN = _("Did you mean %(names)s?")
 
 # --- the unmatched.cards deck JSON -----------------------------------------------------------
-NOT_UNMATCHED = _("Only Unmatched decks can be read from unmatched.cards deck JSON.")
+NOT_THIS_GAMES_FORMAT = _("%(format)s is not a format of %(game)s decks.")
 NOT_A_DECK = _("This is not an unmatched.cards deck: it needs “hero” and “cards”.")
 CUSTOM_NEEDS_ACCOUNT = _("Sign in to import a deck with cards that are not in the catalog.")
 BAD_CARD_VALUE = _("%(field)s: %(messages)s")

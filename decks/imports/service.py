@@ -9,7 +9,7 @@ line, a stale version, a rule of the deck services) leaves no trace.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -19,14 +19,17 @@ from decks import errors as deck_errors
 from decks.errors import DeckError, StaleDeckError
 from decks.imports import errors
 from decks.imports.errors import DeckImportError, LineProblem
+from decks.imports.formats import TEXT, all_formats, format_codes, format_for
 from decks.imports.text import ParsedDeck, export_deck_text, parse_deck_text
-from decks.imports.unmatched_json import GAME as UNMATCHED
-from decks.imports.unmatched_json import export_unmatched_json, parse_unmatched_json
 from decks.models import Deck
 from decks.services import deck_create, deck_replace
 
-Format = Literal["text", "unmatched-json"]
-FORMATS: tuple[Format, ...] = ("text", "unmatched-json")
+#: a format code: "text", or one of a game's own formats (decks.imports.formats)
+Format = str
+
+
+def formats() -> tuple[str, ...]:
+    return tuple(format_codes())
 
 
 def _refuse(message: Any, code: str) -> DeckImportError:
@@ -47,19 +50,24 @@ def deck_parse(
     *, game: Game, user: Any, text: str | None = None, data: Any = None, fmt: str = "text"
 ) -> ParsedDeck:
     """Read a list without saving anything (a preview); its ``problems`` say what is wrong."""
-    if fmt == "text":
+    if fmt == TEXT:
         if not text or not text.strip():
             raise _refuse(errors.NOTHING_TO_IMPORT, "empty")
         return parse_deck_text(text, game=game, user=user)
-    if fmt == "unmatched-json":
-        if game.slug != UNMATCHED:
-            raise _refuse(errors.NOT_UNMATCHED, "format")
-        if data is None and text is not None:
-            data = text
-        if data is None:
-            raise _refuse(errors.NOTHING_TO_IMPORT, "empty")
-        return parse_unmatched_json(_json(data), user=user)
-    raise _refuse(errors.UNKNOWN_FORMAT % {"fmt": fmt}, "format")
+    own = format_for(game.slug, fmt)
+    if own is None:
+        if fmt in all_formats():
+            raise _refuse(errors.NOT_THIS_GAMES_FORMAT % _format_names(fmt, game), "format")
+        raise _refuse(errors.UNKNOWN_FORMAT % {"fmt": fmt}, "format")
+    if data is None and text is not None:
+        data = text
+    if data is None:
+        raise _refuse(errors.NOTHING_TO_IMPORT, "empty")
+    return own.parse(_json(data), user=user)
+
+
+def _format_names(fmt: str, game: Game) -> dict[str, Any]:
+    return {"format": str(all_formats()[fmt].label), "game": game.name}
 
 
 def _parsed_or_raise(**kwargs: Any) -> ParsedDeck:
@@ -147,12 +155,13 @@ def deck_import_into(
         raise _refused_by_services(exc) from exc
 
 
-def deck_export(*, deck: Deck, fmt: Format = "text") -> str | dict[str, Any]:
-    """The deck as a DeckLab text list, or as unmatched.cards deck JSON (Unmatched decks)."""
-    if fmt == "text":
+def deck_export(*, deck: Deck, fmt: Format = TEXT) -> str | dict[str, Any]:
+    """The deck as a DeckLab text list, or in one of its game's own formats (JSON)."""
+    if fmt == TEXT:
         return export_deck_text(deck)
-    if fmt == "unmatched-json":
-        if deck.game.slug != UNMATCHED:
-            raise _refuse(errors.NOT_UNMATCHED, "format")
-        return export_unmatched_json(deck)
-    raise _refuse(errors.UNKNOWN_FORMAT % {"fmt": fmt}, "format")
+    own = format_for(deck.game.slug, fmt)
+    if own is None:
+        if fmt in all_formats():
+            raise _refuse(errors.NOT_THIS_GAMES_FORMAT % _format_names(fmt, deck.game), "format")
+        raise _refuse(errors.UNKNOWN_FORMAT % {"fmt": fmt}, "format")
+    return own.export(deck)

@@ -6,7 +6,7 @@ are looked up in a fixed number of queries (all the game's visible cards at once
 printings of the cards whose printing is pinned), never one query per line.
 
 Writing is the inverse: ``export_deck_text`` gives a list that reads back into exactly the
-same deck (zones, quantities, pinned printings, rules variant, chips and name).
+same deck (zones, quantities, pinned printings, rules variant, extras and name).
 """
 
 from __future__ import annotations
@@ -23,20 +23,20 @@ from django.db import models
 from django.db.models import F, Q, QuerySet
 from django.utils import translation
 
-from catalog.games import all_games, get_game
 from catalog.models import Card, Game, Printing
 from catalog.search import normalise
-from decks.games import deck_rules
-from decks.games.base import DeckRules
+from catalog.spec import all_games, get_game
+from decks.extras import ExtraError, extra_of, extras_of
+from decks.game_rules import DeckRules, deck_rules
 from decks.imports import errors
 from decks.imports.errors import LineProblem
 from decks.models import MAX_ENTRIES, MAX_QUANTITY, Deck
 from decks.selectors import deck_entries
 from decks.specs import EntrySpec
+from games import registry
 
 MAX_BYTES = 100 * 1024
 MAX_LINE = 300
-MAX_LISTED_CHIPS = 99
 MAX_SUGGESTED = 50  # "did you mean" for this many unknown names, then none (difflib is slow)
 DECK_NAME_MAX = Deck._meta.get_field("name").max_length or 120
 LANGUAGES = ("en", "ja")
@@ -63,8 +63,6 @@ META_KEYS = {
     "rules": "rules",
     "variant": "rules",
     "ルール": "rules",
-    "chips": "chips",
-    "チップ": "chips",
 }
 
 _ENTRY = re.compile(r"^(?P<qty>\d+)[x×]?\s+(?P<rest>\S.*)$", re.IGNORECASE)
@@ -76,7 +74,6 @@ _GREEDY_PIN = re.compile(r"^(?P<name>.+)\s+\((?P<set>[^()\s]+)\)(?:\s+(?P<number
 _CODE = re.compile(r"^#(?P<code>[-\w]+)(?:\s+(?P<pin>\S.*))?$")
 _COUNT_SUFFIX = re.compile(r"\s*\(\d+\)$")
 _BREAKS = re.compile(r"[\r\n\t]+")
-_CHIP = re.compile(r"^(?P<value>\d+)(?:x(?P<count>\d+))?$")
 
 
 def _loose(text: str) -> str:
@@ -85,6 +82,17 @@ def _loose(text: str) -> str:
 
 
 _META_KEYS = {_loose(key): meaning for key, meaning in META_KEYS.items()}
+
+
+def _extra_keys() -> dict[str, str]:
+    """Every game's extras' line names (a line of another game's extra is reported as such,
+    not as an unreadable line)."""
+    return {
+        _loose(name): extra.key
+        for slug in registry.slugs()
+        for extra in extras_of(slug)
+        for name in extra.text_keys
+    }
 
 
 def name_key(text: str) -> str:
@@ -309,6 +317,8 @@ class _Reader:
         # the raw line: a deck's name keeps its full-width letters
         found = _META.match(raw.strip())
         key = _META_KEYS.get(_loose(found["key"])) if found else None
+        if found is not None and key is None:
+            key = _extra_keys().get(_loose(found["key"]))
         if found is None or key is None:
             return False
         value = found["value"].strip()
@@ -326,7 +336,7 @@ class _Reader:
         elif key == "rules":
             self.rules_line(number, raw, value)
         else:
-            self.chips_line(number, raw, value)
+            self.extra_line(number, raw, key, value)
         return True
 
     def deck_name(self, number: int, raw: str, value: str) -> None:
@@ -373,25 +383,17 @@ class _Reader:
         else:
             self.parsed.variant = code
 
-    def chips_line(self, number: int, raw: str, value: str) -> None:
-        if "chips" not in self.rules.extras:
-            self.problem(number, raw, errors.NO_CHIPS % {"game": self.spec.name_en}, "chips")
+    def extra_line(self, number: int, raw: str, key: str, value: str) -> None:
+        """A deck extra's line (``chips: 5x10``), read by the game's extra of that key."""
+        extra = extra_of(self.game.slug, key)
+        if extra is None:
+            message = errors.NO_SUCH_EXTRA % {"game": self.spec.name_en, "key": key}
+            self.problem(number, raw, message, key)
             return
-        chips: list[int] = []
-        spaced = re.sub(r"\s*[x×*]\s*", "x", value.lower())
-        for token in (t for t in re.split(r"[\s,、]+", spaced) if t):
-            found = _CHIP.match(token)
-            count = int(found["count"]) if found and found["count"] is not None else 1
-            if found is None or count == 0 or int(found["value"]) == 0:
-                self.problem(number, raw, errors.BAD_CHIPS % {"token": token}, "chips")
-                return
-            if len(chips) + count > MAX_LISTED_CHIPS:
-                self.problem(
-                    number, raw, errors.TOO_MANY_CHIPS % {"max": MAX_LISTED_CHIPS}, "chips"
-                )
-                return
-            chips.extend([int(found["value"])] * count)
-        self.parsed.extras["chips"] = chips
+        try:
+            self.parsed.extras[extra.key] = extra.parse_text(value)
+        except ExtraError as exc:
+            self.problem(number, raw, str(exc.message), extra.key)
 
     def header_or_unreadable(self, number: int, raw: str, line: str) -> None:
         explicit = line.startswith("##") or line.endswith(":")
@@ -594,17 +596,6 @@ def parse_deck_text(text: str, *, game: Game | str, user: Any = None) -> ParsedD
 # --- writing -----------------------------------------------------------------------------------
 
 
-def _chips_text(chips: Sequence[Any]) -> str:
-    """Runs of equal values as value×count, in order, so the list reads back unchanged."""
-    runs: list[list[Any]] = []
-    for chip in chips:
-        if runs and runs[-1][0] == chip:
-            runs[-1][1] += 1
-        else:
-            runs.append([chip, 1])
-    return ", ".join(f"{value}x{count}" if count > 1 else f"{value}" for value, count in runs)
-
-
 def _shared_names(game: Game, viewer: Any) -> Counter[str]:
     """How many visible cards answer to each name: a shared name is written as its code."""
     counts: Counter[str] = Counter()
@@ -644,9 +635,10 @@ def export_entries_text(
     lines.append(f"game: {game.slug}")
     if rules.variants and variant:
         lines.append(f"rules: {variant}")
-    chips = (extras or {}).get("chips")
-    if "chips" in rules.extras and isinstance(chips, list):
-        lines.append(f"chips: {_chips_text(chips)}".rstrip())
+    for extra in extras_of(game.slug):
+        value = (extras or {}).get(extra.key)
+        if value is not None:
+            lines.append(f"{extra.text_keys[0]}: {extra.to_text(value)}".rstrip())
     by_zone: dict[str, list[EntrySpec]] = defaultdict(list)
     for entry in entries:
         by_zone[entry.zone].append(entry)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
 from decks.legality.facts import DeckFacts
 from decks.legality.problems import Problem, Severity
 

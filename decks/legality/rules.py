@@ -19,7 +19,7 @@ from decks.legality.facts import CardFacts, DeckFacts, EntryFacts
 from decks.legality.problems import Cite, Problem, Severity, Text
 
 if TYPE_CHECKING:
-    from decks.games.base import DeckRules
+    from decks.game_rules import DeckRules
 
 MAX_QUANTITY = 99
 

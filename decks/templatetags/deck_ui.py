@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import described
 from catalog.models import Card, Printing
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
+from decks.imports.formats import game_formats
 from decks.models import Deck
 
 register = template.Library()
@@ -23,7 +24,6 @@ FIELD_LABELS: dict[str, Promise] = {
     "printing": _("Printing"),
     "entry": _("Entry"),
     "entries": _("Entries"),
-    "chips": _("Counter chips"),
     "name": _("Name"),
     "description": _("Description"),
     "visibility": _("Visibility"),
@@ -64,11 +64,6 @@ def printing_name(printing: Printing | None, card: Card) -> str:
 
 
 @register.filter
-def chip_total(chips: Any) -> int:
-    return sum(v for v in chips or () if isinstance(v, int))
-
-
-@register.filter
 def field_label(name: str) -> str:
     return str(FIELD_LABELS.get(name, name))
 
@@ -81,3 +76,9 @@ def visibility_style(visibility: str) -> str:
 @register.filter
 def variant_label(deck: Deck) -> str:
     return deck_rules(deck.game.slug).variant_label(deck.variant) if deck.variant else ""
+
+
+@register.filter
+def own_formats(deck: Any) -> tuple[Any, ...]:
+    """The deck's game's own list formats (beside the text list every game has)."""
+    return game_formats(deck.game.slug)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 from catalog.filters import name_search
 from catalog.models import Game
 from decks.forms import BrowseForm
-from decks.games import has_deck_rules
+from decks.game_rules import has_deck_rules
 from decks.imports.text import visible_cards
 from decks.models import Deck, DeckEntry
 from decks.selectors import public_decks

@@ -22,18 +22,19 @@ from django.views.decorators.http import require_POST, require_safe
 
 from catalog.filters import MAX_QUERY_LENGTH, name_search
 from catalog.models import Printing
+from collection.report import deck_collection_report
 from decks import errors
 from decks.errors import DeckError, StaleDeckError
+from decks.extras import ExtraError, extra_of, extra_views
 from decks.forms import (
     NO_SUCH_ENTRY,
     NO_SUCH_PRINTING,
     AddCardForm,
     DeckSettingsForm,
     EntryChangeForm,
-    chips_from_post,
     version_from_post,
 )
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
 from decks.imports.text import visible_cards
 from decks.models import Deck, DeckEntry
 from decks.services import (
@@ -61,16 +62,10 @@ def _editor_context(deck: Deck, *, settings_form: DeckSettingsForm | None = None
     return {
         "deck": deck,
         "rules": rules,
-        "has_chips": "chips" in rules.extras,
-        "chips": _chips(deck),
+        "extra_views": extra_views(deck),
         "settings_form": settings_form or DeckSettingsForm(deck=deck),
         "card_types": deck.game.spec.card_types,
     }
-
-
-def _chips(deck: Deck) -> list[Any]:
-    chips = deck.extras.get("chips") if isinstance(deck.extras, dict) else None
-    return list(chips) if isinstance(chips, list) else []
 
 
 @login_required
@@ -79,6 +74,7 @@ def edit(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = get_deck_for_user(request, public_id, owner=True)
     context = _editor_context(deck)
     context.update(_panels(deck))
+    context["collection_report"] = deck_collection_report(deck=deck, viewer=request.user)
     return render(request, "decks/edit.html", context)
 
 
@@ -94,7 +90,7 @@ def _respond(
     status: int = 200,
     message: Any = None,
     field: str = "",
-    chips: bool = False,
+    extra: str = "",
     settings_form: DeckSettingsForm | None = None,
     entry_id: int | None = None,
 ) -> HttpResponse:
@@ -116,7 +112,7 @@ def _respond(
         # a refused change leaves the deck as it was, but the list is drawn again so the
         # row can show its error beside the value that was refused
         context.update(_panels(deck, charts=status == 200))
-    context.update({"oob": True, "chips_changed": chips, "saved": status == 200})
+    context.update({"oob": True, "extra_changed": extra, "saved": status == 200})
     response = render(request, "decks/editor/_update.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -127,7 +123,7 @@ def _edit(
     deck: Deck,
     change: Change,
     *,
-    chips: bool = False,
+    extra: str = "",
     settings_form: DeckSettingsForm | None = None,
     entry_id: int | None = None,
 ) -> HttpResponse:
@@ -137,7 +133,7 @@ def _edit(
     except StaleDeckError:
         _reload(deck)
         return _respond(
-            request, deck, status=409, message=errors.STALE_DECK, field="version", chips=chips
+            request, deck, status=409, message=errors.STALE_DECK, field="version", extra=extra
         )
     except DeckError as exc:
         _reload(deck)
@@ -150,11 +146,11 @@ def _edit(
             status=400,
             message=exc.message,
             field=exc.field,
-            chips=chips,
+            extra=extra,
             settings_form=form,
             entry_id=entry_id,
         )
-    return _respond(request, deck, chips=chips, settings_form=settings_form)
+    return _respond(request, deck, extra=extra, settings_form=settings_form)
 
 
 def _reload(deck: Deck) -> None:
@@ -279,19 +275,25 @@ def settings(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def chips(request: HttpRequest, public_id: str) -> HttpResponse:
+def edit_extra(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
+    """A post of a deck extra's editor partial, handled by the game's extra of that key."""
     deck = get_deck_for_user(request, public_id, owner=True)
-    if "chips" not in deck_rules(deck.game.slug).extras:
+    extra = extra_of(deck.game.slug, key)
+    if extra is None:
         raise Http404
 
     def change(deck: Deck, version: int) -> None:
-        values = chips_from_post(request.POST)
-        if values == _chips(deck):
+        current = deck.extras.get(key) if isinstance(deck.extras, dict) else None
+        try:
+            value = extra.from_post(current, request.POST)
+        except ExtraError as exc:
+            raise DeckError(exc.message, key) from exc
+        if value == current:
             return _unchanged(deck, version)
-        extras = {**deck.extras, "chips": values}
+        extras = {**deck.extras, key: value}
         deck_update(deck=deck, user=request.user, expected_version=version, extras=extras)
 
-    return _edit(request, deck, change, chips=True)
+    return _edit(request, deck, change, extra=key)
 
 
 @login_required

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from decks import errors
 from decks.errors import DeckError, StaleDeckError
+from decks.extras import extra_of
 from decks.forms import DiffForm, version_from_post
-from decks.games import deck_rules
-from decks.games.base import DeckRules
+from decks.game_rules import DeckRules, deck_rules
 from decks.models import Deck, DeckRevision
 from decks.selectors import deck_revisions
 from decks.services import deck_restore
@@ -33,7 +33,6 @@ FIELD_LABELS = {
     "visibility": gettext_lazy("Visibility"),
     "variant": gettext_lazy("Rules variant"),
     "extras": gettext_lazy("Game extras"),
-    "chips": gettext_lazy("Counter chips"),
 }
 
 
@@ -92,19 +91,20 @@ def _field_changes(fields: dict[str, tuple[Any, Any]], rules: DeckRules) -> list
     rows = []
     for name, (before, after) in fields.items():
         if name == "extras":
-            # one row per extra (Recharge chips), not a dictionary printed whole
+            # one row per extra, labelled and shown by the game's extra, not a dictionary
             old, new = before or {}, after or {}
             for key in sorted(set(old) | set(new)):
                 if old.get(key) != new.get(key):
-                    label = str(FIELD_LABELS.get(key, key))
-                    rows.append(
-                        FieldChange(
-                            key,
-                            label,
+                    extra = extra_of(rules.game, key)
+                    if extra is None:
+                        was, now = (
                             _shown(key, old.get(key), rules),
                             _shown(key, new.get(key), rules),
                         )
-                    )
+                        rows.append(FieldChange(key, key, was, now))
+                    else:
+                        was, now = extra.shown(old.get(key)), extra.shown(new.get(key))
+                        rows.append(FieldChange(key, str(extra.label), was, now))
             continue
         label = str(FIELD_LABELS.get(name, name))
         rows.append(

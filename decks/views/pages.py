@@ -15,9 +15,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from catalog.models import Game, Product, ProductItem
+from collection.report import deck_collection_report
 from decks.errors import DeckError
+from decks.extras import extra_views
 from decks.forms import NO_SUCH_PRODUCT, DeckCreateForm, ProductPickForm, deck_games
-from decks.games import has_deck_rules
+from decks.game_rules import has_deck_rules
 from decks.markdown import render_markdown
 from decks.models import Deck
 from decks.services import deck_clone, deck_create, deck_delete, deck_from_product
@@ -129,11 +131,10 @@ def detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "description": render_markdown(deck.description),
         "cloned_from": cloned_from,
         "view": "list" if request.GET.get("view") == "list" else "faces",
-        "chips_total": sum(
-            c
-            for c in (deck.extras or {}).get("chips") or []
-            if type(c) is int  # not bool
-        ),
+        "extra_views": extra_views(deck),
+        "collection_report": deck_collection_report(deck=deck, viewer=request.user)
+        if request.user.is_authenticated
+        else None,
     }
     return render(request, "decks/detail.html", context)
 

@@ -19,8 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Printing
-from decks.games import deck_rules
-from decks.games.base import DeckRules, Zone
+from decks.game_rules import DeckRules, Zone, deck_rules
 from decks.legality.check import check_deck
 from decks.legality.facts import CardFacts, DeckFacts
 from decks.legality.problems import Problem, Severity

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from decks.games.base import DeckRules
+from decks.game_rules import DeckRules
 from decks.models import Deck, DeckEntry
 from decks.templatetags.deck_ui import key_attributes, printing_name
 from decks.views.panels import DeckPanels, ZoneGroup

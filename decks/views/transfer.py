@@ -23,17 +23,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 from decks import errors
 from decks.errors import DeckError, StaleDeckError
 from decks.forms import (
-    FORMAT_CHOICES,
     DeckImportForm,
     DeckImportIntoForm,
     deck_games,
     version_from_post,
 )
 from decks.imports.errors import DeckImportError, LineProblem
-from decks.imports.service import FORMATS, deck_export, deck_import, deck_import_into
+from decks.imports.formats import TEXT, format_for, game_formats
+from decks.imports.service import deck_export, deck_import, deck_import_into
 from decks.views.access import get_deck_for_user
-
-UNMATCHED = "unmatched"
 
 
 @login_required
@@ -99,17 +97,17 @@ def import_into(request: HttpRequest, public_id: str) -> HttpResponse:
     else:
         # the deck's own list to start from: editing it as text is the quickest bulk change
         form = DeckImportIntoForm(initial={"fmt": "text", "text": deck_export(deck=deck)})
-    if deck.game.slug != UNMATCHED:
-        fmt_field = form.fields["fmt"]
-        assert isinstance(fmt_field, forms.ChoiceField)
-        fmt_field.choices = [c for c in FORMAT_CHOICES if c[0] == "text"]
+    own = game_formats(deck.game.slug)
+    fmt_field = form.fields["fmt"]
+    assert isinstance(fmt_field, forms.ChoiceField)
+    fmt_field.choices = [(TEXT, _("DeckLab text list")), *((f.code, f.label) for f in own)]
     context = {
         "deck": deck,
         "form": form,
         "problems": problems,
         "message": str(message) if message else "",
         "stale": status == 409,
-        "is_unmatched": deck.game.slug == UNMATCHED,
+        "own_formats": own,
     }
     return render(request, "decks/import_into.html", context, status=status)
 
@@ -117,7 +115,7 @@ def import_into(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_safe
 def export(request: HttpRequest, public_id: str, fmt: str) -> HttpResponse:
     deck = get_deck_for_user(request, public_id)
-    if fmt not in FORMATS or (fmt == "unmatched-json" and deck.game.slug != UNMATCHED):
+    if fmt != TEXT and format_for(deck.game.slug, fmt) is None:
         raise Http404
     exported = deck_export(deck=deck, fmt=fmt)
     stem = slugify(deck.name) or deck.public_id

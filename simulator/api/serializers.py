@@ -139,6 +139,10 @@ class EngineOutputSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     params = ParamOutputSerializer(many=True)
     not_modelled = serializers.ListField(child=serializers.CharField())
+    assumptions = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_("What the engine assumes where the published rules are silent."),
+    )
     cites = serializers.ListField(child=serializers.CharField())
 
 
@@ -163,5 +167,6 @@ def engine_data(engine: Engine[Any, Any]) -> dict[str, Any]:
         "version": engine.version,
         "params": [param_data(p) for p in engine.params.params],
         "not_modelled": [gettext(line) for line in engine.not_modelled],
+        "assumptions": [gettext(line) for line in engine.assumptions],
         "cites": list(engine.cites),
     }

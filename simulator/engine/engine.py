@@ -55,6 +55,9 @@ class Engine(ABC, Generic[P, S]):
     schedule: ClassVar[DrawSchedule]
     #: what the engine does not model, listed on the results page (marked with N_)
     not_modelled: ClassVar[tuple[str, ...]] = ()
+    #: where the published rules are silent: what the engine assumes (marked with N_), listed
+    #: on the run and results pages beside the parameters that let a player change it
+    assumptions: ClassVar[tuple[str, ...]] = ()
     #: the digest lines the engine applies, e.g. ("unmatched.md:22", ...)
     cites: ClassVar[tuple[str, ...]] = ()
     #: a bound on turns, so every play-out ends

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
-from catalog.games import get_game, is_game
+from catalog.spec import get_game, is_game
 from decks.selectors import deck_get_for_viewer
 from decks.views.access import is_htmx
 from simulator.engine.engine import Engine
@@ -67,6 +67,7 @@ def _run_context(run: SimulationRun) -> dict[str, Any]:
         context["games_per_second"] = run.games / wall if wall else None
     if engine is not None:
         context["not_modelled"] = [_(line) for line in engine.not_modelled]
+        context["assumptions"] = [_(line) for line in engine.assumptions]
         context["cites"] = list(engine.cites)
         context["engine_changed"] = engine.version != run.engine_version
     return context
@@ -107,6 +108,7 @@ def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
     context |= {
         "form": form,
         "not_modelled": [_(line) for line in engine.not_modelled],
+        "assumptions": [_(line) for line in engine.assumptions],
         "cites": list(engine.cites),
     }
     return render(request, "simulator/simulate.html", context, status=status)

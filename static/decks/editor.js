@@ -1,7 +1,7 @@
 /* The deck editor's small helpers on top of htmx:
    - refused changes (400 bad input, 409 stale version) still swap their fragments in, so the
-     editor shows the field and the reason, or the reload link, instead of doing nothing;
-   - the chips editor recounts its chips and points while the player types, before saving. */
+     editor shows the field and the reason, or the reload link, instead of doing nothing.
+   A game's deck extras bring their own scripts (decks/extras.py ``Extra.script``). */
 (function () {
   "use strict";
 
@@ -30,22 +30,5 @@
     alert.setAttribute("role", "alert");
     alert.textContent = editor.dataset.offlineMessage;
     box.replaceChildren(alert);
-  });
-
-  function recount(form) {
-    let count = 0;
-    let total = 0;
-    form.querySelectorAll("input[name=chip]").forEach(function (input) {
-      count += 1;
-      const value = parseInt(input.value, 10);
-      if (!Number.isNaN(value)) total += value;
-    });
-    form.querySelectorAll("[data-chip-count]").forEach((el) => { el.textContent = count; });
-    form.querySelectorAll("[data-chip-total]").forEach((el) => { el.textContent = total; });
-  }
-
-  document.addEventListener("input", function (event) {
-    const form = event.target.closest && event.target.closest("form[data-chips]");
-    if (form && event.target.name === "chip") recount(form);
   });
 })();

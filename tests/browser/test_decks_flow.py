@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.core.management import call_command
 
+from games import registry
+
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CATALOGS = Path(__file__).resolve().parents[2] / "catalog" / "data"
 PASSWORD = "a-long-browser-test-passphrase"
 #: set on the editor page once it has loaded; a full page load would wipe it
 MARKER = "decklab-editor-still-here"
@@ -68,7 +69,7 @@ CHIPS = [5] * 10 + [4] * 3
 
 def _site(live_server: Any, *games: str) -> str:
     for game in games:
-        call_command("import_catalog", str(CATALOGS / f"{game}.json"), verbosity=0)
+        call_command("import_catalog", str(registry.get(game).catalog_file), verbosity=0)
     return str(live_server.url)
 
 

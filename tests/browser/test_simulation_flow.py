@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(settings.BASE_DIR)
-CATALOG = ROOT / "catalog" / "data" / "unmatched.json"
+CATALOG = ROOT / "games" / "unmatched" / "catalog.json"
 CELERY = Path(sys.executable).parent / "celery"
 USERNAME = "gorgon_tester"
 PASSWORD = "a-long-simulation-test-passphrase"

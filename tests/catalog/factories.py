@@ -15,9 +15,9 @@ from typing import Any
 
 import factory
 
-from catalog.games import get_game
 from catalog.importers.write import game_sync
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.spec import get_game
 
 # One valid attribute mapping per (game, card type): the smallest that passes the schema.
 SAMPLE_ATTRIBUTES: dict[tuple[str, str], dict[str, Any]] = {

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from catalog.attributes import AttributeErrors
-from catalog.games import get_game
+from catalog.spec import get_game
 
 MONSTER = {"attack": 3, "movement": 1, "reach": 2, "hp": 5, "rank": 2, "material_points": 3}
 HERO = {"power": 30, "left": ["red"], "right": ["blue", "yellow"]}

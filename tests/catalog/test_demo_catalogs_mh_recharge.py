@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from catalog.games.monster_hunter import ITEM_ICONS, WEAPON_ICONS
-from catalog.games.recharge import COLOURS, POWER_PLUS
 from catalog.importers.service import catalog_import_path
 from catalog.models import Card, CardSet, Printing, Product, ProductItem
+from games.monster_hunter.catalog import ITEM_ICONS, WEAPON_ICONS
+from games.recharge.catalog import COLOURS, POWER_PLUS
 
-DATA = Path(__file__).resolve().parents[2] / "catalog" / "data"
-MH_FILE = DATA / "monster-hunter.json"
-RC_FILE = DATA / "recharge.json"
+GAMES = Path(__file__).resolve().parents[2] / "games"
+MH_FILE = GAMES / "monster_hunter" / "catalog.json"
+RC_FILE = GAMES / "recharge" / "catalog.json"
 MH = "monster-hunter"
 RC = "recharge"
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from catalog.games.ouka_fushin import SCHOOLS, STORY_KINDS
 from catalog.importers.service import catalog_import_path
 from catalog.importers.write import ImportReport
 from catalog.models import Card, CardSet, Printing, Product
+from games.ouka_fushin.catalog import SCHOOLS, STORY_KINDS
 
-DATA = Path(__file__).resolve().parents[2] / "catalog" / "data"
-OUKA = DATA / "ouka-fushin.json"
-MATTSAN = DATA / "mattsan.json"
+GAMES = Path(__file__).resolve().parents[2] / "games"
+OUKA = GAMES / "ouka_fushin" / "catalog.json"
+MATTSAN = GAMES / "mattsan" / "catalog.json"
 
 ABILITY_KEYS = [
     f"{ability}_{level}"

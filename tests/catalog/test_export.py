@@ -1,6 +1,6 @@
 """export_catalog: the database -> DeckLab catalog JSON -> the same rows again.
 
-Also guards the committed catalog/data/unmatched.json: it is what exporting a fresh import of
+Also guards the committed games/unmatched/catalog.json: it is what exporting a fresh import of
 ../shared/data/unmatched gives, it re-imports into an empty database as exactly those rows,
 and it holds facts only.
 """
@@ -18,9 +18,9 @@ from django.core.management import CommandError, call_command
 from catalog.exporters import export_catalog, export_catalog_json
 from catalog.importers.service import catalog_import_path, catalog_import_text
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from games import registry
 
-DATA = Path(__file__).resolve().parents[2] / "catalog" / "data"
-COMMITTED = DATA / "unmatched.json"
+COMMITTED = registry.get("unmatched").directory / "catalog.json"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "unmatched"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/data/unmatched")
 
@@ -164,7 +164,7 @@ SMALL: dict[str, Any] = {
 
 @pytest.fixture
 def small_catalog() -> None:
-    from catalog.games import get_game
+    from catalog.spec import get_game
 
     spec = get_game("recharge")
     if "hero" not in spec.card_type_codes or "power-plus" not in dict(spec.variants):
@@ -256,7 +256,9 @@ def test_the_command_writes_the_file_or_stdout_and_refuses_an_unknown_game(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", sorted(DATA.glob("*.json")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [g.catalog_file for g in registry.all_games()], ids=lambda p: p.parent.name
+)
 def test_every_committed_catalog_file_survives_export_and_reimport(path: Path) -> None:
     catalog_import_path(path)
     slug = json.loads(path.read_text(encoding="utf-8"))["game"]

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from catalog.filters import apply_card_filters
-from catalog.games import get_game
 from catalog.importers.service import catalog_import_text
 from catalog.models import Card
+from catalog.spec import get_game
 
 CATALOG = {
     "format": "decklab-catalog",

@@ -34,14 +34,15 @@ from catalog.importers.bundle import CatalogBundle, CatalogImportError, ImportPr
 from catalog.importers.csv_cards import parse_csv
 from catalog.importers.jobs import catalog_import_job_run
 from catalog.importers.service import bundles_from_text, catalog_import_text
-from catalog.importers.unmatched import SqlSyntaxError, sql_insert_rows
 from catalog.importers.validate import did_you_mean, validate_bundle
 from catalog.importers.write import game_sync
 from catalog.models import Card, CardSet, CatalogImportJob
+from games.unmatched import catalog_format
+from games.unmatched.catalog_format import SqlSyntaxError, sql_insert_rows
 from tests.catalog.conftest import wait_until_finished
 
 IMPORTERS = Path(catalog.importers.__file__).resolve().parent
-SOURCES = sorted(IMPORTERS.glob("*.py"))
+SOURCES = [*sorted(IMPORTERS.glob("*.py")), Path(catalog_format.__file__).resolve()]
 UPLOAD_URL = "/catalog-imports/"
 
 #: row 3 breaks the armour's defence (a form error Django translates), row 4 lacks cells

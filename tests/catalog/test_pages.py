@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from catalog.games import all_games, get_game
 from catalog.models import Card, CardSet, Game, Printing, Product
+from catalog.spec import all_games, get_game
 from catalog.templatetags import card_faces
 from tests.catalog.factories import (
     CardFactory,

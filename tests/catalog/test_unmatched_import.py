@@ -15,14 +15,14 @@ import pytest
 
 from catalog.importers.bundle import CatalogImportError
 from catalog.importers.service import catalog_import_path, catalog_import_text
-from catalog.importers.unmatched import (
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from games.unmatched.catalog_format import (
     SHARED_SOURCE,
     SqlSyntaxError,
     bundle_from_unmatched_deck,
     code_for,
     sql_insert_rows,
 )
-from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "unmatched"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/data/unmatched")

@@ -15,10 +15,10 @@ from typing import Any
 
 from django.conf import settings
 
-from catalog.games.recharge import POWER_PLUS
-from catalog.games.unmatched import ANY_FIGHTER
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts
 from decks.legality.problems import Cite, Problem
+from games.recharge.catalog import POWER_PLUS
+from games.unmatched.rules import ANY_FIGHTER
 
 MH, OUKA, RECHARGE, UNMATCHED, MATTSAN = (
     "monster-hunter",

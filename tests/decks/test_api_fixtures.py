@@ -60,13 +60,13 @@ def fresh_throttles() -> None:
 
 @pytest.fixture
 def mattsan(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/mattsan.json", verbosity=0)
+    call_command("import_catalog", "games/mattsan/catalog.json", verbosity=0)
     return Game.objects.get(slug="mattsan")
 
 
 @pytest.fixture
 def monster_hunter(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/monster-hunter.json", verbosity=0)
+    call_command("import_catalog", "games/monster_hunter/catalog.json", verbosity=0)
     return Game.objects.get(slug="monster-hunter")
 
 

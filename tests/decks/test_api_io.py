@@ -31,7 +31,7 @@ def _entries_of(body: dict[str, Any]) -> list[tuple[str, str, int, Any]]:
 
 @pytest.fixture
 def unmatched(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/unmatched.json", verbosity=0)
+    call_command("import_catalog", "games/unmatched/catalog.json", verbosity=0)
     return Game.objects.get(slug="unmatched")
 
 
@@ -56,10 +56,12 @@ def test_a_deck_exports_as_text(anonymous_api: APIClient, owner: Any, mattsan: G
 def test_an_export_in_an_unknown_or_unfit_format_is_a_400(owner_api: APIClient, deck: Deck) -> None:
     response = owner_api.get(deck_url(deck, "export/?format=pdf"))
     assert response.status_code == 400
-    assert response.json() == {"format": [str(errors.EXPORT_FORMAT)]}
+    assert response.json() == {
+        "format": [str(errors.EXPORT_FORMAT) % {"formats": "text, unmatched-json"}]
+    }
     response = owner_api.get(deck_url(deck, "export/?format=unmatched-json"))
     assert response.status_code == 400
-    assert response.json() == {"format": [str(errors.EXPORT_NOT_UNMATCHED)]}
+    assert response.json() == {"format": [str(errors.EXPORT_NOT_THIS_GAME) % {"formats": "text"}]}
 
 
 def test_text_export_and_import_round_trip(owner_api: APIClient, deck: Deck) -> None:

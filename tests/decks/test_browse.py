@@ -24,7 +24,7 @@ BROWSE_BUDGET = 10
 
 @pytest.fixture
 def mh(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/monster-hunter.json", verbosity=0)
+    call_command("import_catalog", "games/monster_hunter/catalog.json", verbosity=0)
     return Game.objects.get(slug="monster-hunter")
 
 

@@ -1,4 +1,4 @@
-"""The demo prebuilt products of the project's own catalog (catalog/data/*.json, loaded by
+"""The demo prebuilt products of the project's own catalog (each game's catalog.json, loaded by
 ``manage.py load_catalogs``) under their games' construction rules.
 
 Monster Hunter, 央華封神 and Mattsan demo decks are legal. A Recharge product is legal but for

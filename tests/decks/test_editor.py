@@ -16,10 +16,10 @@ from django.urls import reverse
 
 from catalog.models import Card, Game, Printing, Product
 from decks import errors
-from decks.forms import CHIP_NOT_A_NUMBER
 from decks.models import Deck, DeckEntry
 from decks.services import deck_create, deck_from_product, deck_update
 from decks.specs import EntrySpec
+from games.recharge.extras import NOT_A_NUMBER as CHIP_NOT_A_NUMBER
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 EDIT_BUDGET = 25
@@ -27,13 +27,13 @@ EDIT_BUDGET = 25
 
 @pytest.fixture
 def mh(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/monster-hunter.json", verbosity=0)
+    call_command("import_catalog", "games/monster_hunter/catalog.json", verbosity=0)
     return Game.objects.get(slug="monster-hunter")
 
 
 @pytest.fixture
 def recharge(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/recharge.json", verbosity=0)
+    call_command("import_catalog", "games/recharge/catalog.json", verbosity=0)
     return Game.objects.get(slug="recharge")
 
 
@@ -90,7 +90,7 @@ def test_every_edit_endpoint_is_404_to_others_and_sends_anonymous_to_log_in(
         url("edit-add", deck): {"card": card.code, "zone": "main"},
         url("edit-entry", deck, entry.pk): {"delta": "1"},
         url("edit-settings", deck): {"name": "Mine now", "visibility": "public"},
-        url("edit-chips", deck): {"chip": "5"},
+        url("edit-extra", deck, "chips"): {"chip": "5"},
         url("import-into", deck): {"fmt": "text", "text": "1 Reedskipper"},
         url("delete", deck): {},
         url("restore", deck, 1): {},
@@ -386,7 +386,7 @@ def rc_deck(recharge: Game, owner: Any) -> Deck:
 
 
 def chips(client: Client, deck: Deck, version: int, **data: Any) -> Any:
-    return client.post(url("edit-chips", deck), {"version": version, **data}, **HTMX)
+    return client.post(url("edit-extra", deck, "chips"), {"version": version, **data}, **HTMX)
 
 
 def test_the_chips_editor_turns_the_chip_rules_green(rc_deck: Deck, owner_client: Client) -> None:

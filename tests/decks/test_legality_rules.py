@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from catalog.games.unmatched import ANY_FIGHTER
-from decks.games import deck_rules
+from decks.game_rules import deck_rules
 from decks.legality.check import SEVERITY_ORDER, check_deck
 from decks.legality.facts import DeckFacts, PrintingFacts
 from decks.legality.problems import Cite, Problem, Severity, is_legal
 from decks.legality.rules import MAX_QUANTITY
+from games.unmatched.rules import ANY_FIGHTER
 from tests.decks.legality_builders import (
     DECK_TYPE,
     DECK_ZONE,

@@ -30,7 +30,7 @@ DETAIL_BUDGET = 12
 
 @pytest.fixture
 def mh(db: None) -> Game:
-    call_command("import_catalog", "catalog/data/monster-hunter.json", verbosity=0)
+    call_command("import_catalog", "games/monster_hunter/catalog.json", verbosity=0)
     return Game.objects.get(slug="monster-hunter")
 
 
@@ -218,7 +218,7 @@ def test_the_create_page_refuses_a_missing_name_with_400(mh: Game, owner_client:
 def test_the_variant_field_is_offered_only_for_games_with_variants(
     mh: Game, owner_client: Client
 ) -> None:
-    call_command("import_catalog", "catalog/data/recharge.json", verbosity=0)
+    call_command("import_catalog", "games/recharge/catalog.json", verbosity=0)
     htmx = {"HTTP_HX_REQUEST": "true"}
     mh_field = owner_client.get(reverse("decks:create") + "?game=monster-hunter", **htmx)
     assert b"<select" not in mh_field.content
@@ -405,7 +405,7 @@ def test_the_owner_imports_into_a_deck_and_bad_lines_change_nothing(
 def test_an_unmatched_deck_exports_as_unmatched_cards_json(
     owner: Any, friend_client: Client
 ) -> None:
-    call_command("import_catalog", "catalog/data/unmatched.json", verbosity=0)
+    call_command("import_catalog", "games/unmatched/catalog.json", verbosity=0)
     product = Product.objects.get(game__slug="unmatched", code="achilles")
     deck = deck_create(
         owner=owner,
@@ -441,7 +441,7 @@ def test_a_cloned_deck_from_a_product_stays_within_the_budget(
 
 
 def test_a_recharge_deck_page_shows_its_chips(owner_client: Any, owner: Any) -> None:
-    call_command("import_catalog", "catalog/data/recharge.json", verbosity=0)
+    call_command("import_catalog", "games/recharge/catalog.json", verbosity=0)
     deck = deck_create(
         owner=owner,
         game=Game.objects.get(slug="recharge"),

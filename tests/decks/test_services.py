@@ -29,12 +29,13 @@ from decks.services import (
 )
 from decks.snapshots import diff_snapshots
 from decks.specs import EntrySpec
+from games import registry
 
 
 @pytest.fixture
 def catalog(db: None) -> None:
     for game in ("mattsan", "monster-hunter"):
-        call_command("import_catalog", f"catalog/data/{game}.json", verbosity=0)
+        call_command("import_catalog", str(registry.get(game).catalog_file), verbosity=0)
 
 
 @pytest.fixture

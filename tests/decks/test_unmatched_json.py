@@ -18,9 +18,9 @@ from catalog.models import Card, CardSet, Game, Printing, Product
 from decks.imports.errors import DeckImportError
 from decks.imports.service import deck_export, deck_import, deck_import_into
 from decks.imports.text import parse_deck_text
-from decks.imports.unmatched_json import export_unmatched_json, parse_unmatched_json
 from decks.models import Deck, DeckEntry, DeckRevision
 from decks.services import deck_from_product
+from games.unmatched.deck_json import export_unmatched_json, parse_unmatched_json
 
 pytestmark = pytest.mark.django_db
 

@@ -23,13 +23,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
 
-from catalog.games.unmatched import ANY_FIGHTER
 from catalog.models import Product
-from decks.games.unmatched import fighter_names, may_use
 from decks.legality.check import check_deck
 from decks.legality.facts import DeckFacts
 from decks.legality.load import product_facts
 from decks.legality.problems import Cite, Severity
+from games.unmatched.rules import ANY_FIGHTER, fighter_names, may_use
 from tests.decks.legality_builders import cited_text, rendered
 
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "data" / "unmatched"
@@ -128,12 +127,13 @@ def test_each_official_deck_is_legal_unless_its_list_is_not_30_cards(
 def test_by_name_alone_only_the_known_odd_fighters_need_the_own_deck_rule(
     official: dict[str, DeckFacts],
 ) -> None:
-    """The name matcher (decks/games/unmatched.py) on its own: every fighter printed in an
+    """The name matcher (games/unmatched/rules.py) on its own: every fighter printed in an
     official deck names its hero or sidekick, apart from the known cases above."""
     mismatches = set()
     for deck_id, facts in official.items():
         (character,) = (e.card for e in facts.in_zone("hero"))
-        names = fighter_names(character)
+        sidekick = str(character.attributes.get("sidekick") or "")
+        names = fighter_names(character.name_en, sidekick, character.code)
         for line in facts.in_zone("deck"):
             assert line.printing is not None
             fighter = str(line.printing.attributes["fighter"])

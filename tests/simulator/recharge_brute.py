@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from simulator.games.recharge_solver import (
+from games.recharge.solver import (
     COLOUR_BIT,
     COLOURS,
     HERO,

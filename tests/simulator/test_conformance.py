@@ -1,7 +1,8 @@
 """What every registered engine must pass (OpenSpiel-style): random play-outs end, legal
 choices are never empty before the end, copies are independent, games are determined by
 their seed (whatever noise is in the global RNG), and the fast loop plays the same games as
-the state API. Engines and their fixed decks come from the registry and simulator.golden."""
+the state API. Engines come from ``games.registry`` and their fixed decks from each game package's
+``golden.py`` (through ``simulator.engine.golden``)."""
 
 from __future__ import annotations
 
@@ -16,24 +17,38 @@ from typing import Any
 
 import pytest
 
-from simulator import golden
+from games import registry
+from simulator.engine import golden
 from simulator.engine.engine import Engine, transcript_of
 from simulator.engine.metrics import Metrics
-from simulator.engine.registry import engines
 from simulator.engine.rng import game_rng
 
-SLUGS = sorted(engines())
+SLUGS = sorted(registry.engines())
 RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
 
 
 def setup(slug: str) -> tuple[Engine[Any, Any], Any, dict[str, Any]]:
-    engine = engines()[slug]
+    engine = registry.engines()[slug]
     params = engine.params.clean({})
-    return engine, golden.GOLDEN_DECKS[slug], params
+    deck = golden.golden_deck(registry.get(slug))
+    assert deck is not None, f"{slug} has an engine but no GOLDEN_DECK in its golden.py"
+    return engine, deck, params
 
 
 def test_the_two_engines_are_registered() -> None:
+    """Unmatched and Recharge have engines (others may too); each engine is its game's."""
     assert {"unmatched", "recharge"} <= set(SLUGS)
+    for slug, engine in registry.engines().items():
+        assert engine.slug == slug
+        assert registry.get(slug).engine is engine
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_engine_has_a_fixed_deck_it_can_play(slug: str) -> None:
+    engine, deck, params = setup(slug)
+    assert deck.game == slug
+    assert engine.deck_problems(deck) == []
+    engine.prepare(deck, params)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -120,15 +135,18 @@ def golden_diff(path: Path, stored: str, expected: str) -> str:
 GOLDEN_CASES = [
     pytest.param(slug, game, id=f"{slug}-{game.label}")
     for slug in SLUGS
-    for game in golden.golden_games(slug)
+    for game in golden.golden_games(registry.get(slug))
 ]
 
 
 @pytest.mark.parametrize(("slug", "golden_game"), GOLDEN_CASES)
 def test_the_golden_transcripts_are_unchanged(slug: str, golden_game: golden.GoldenGame) -> None:
-    """Every engine's seeded games, move by move, as stored in tests/simulator/golden/."""
-    path = golden.golden_path(slug, golden_game)
-    expected = golden.golden_text(engines()[slug], golden.GOLDEN_DECKS[slug], golden_game)
+    """Every engine's seeded games, move by move, as stored in games/<pkg>/golden/."""
+    game = registry.get(slug)
+    path = golden.golden_path(game, golden_game)
+    assert path.parent == game.directory / "golden"
+    engine, deck, _params = setup(slug)
+    expected = golden.golden_text(engine, deck, golden_game)
     assert path.exists(), f"{path} is missing: run manage.py regenerate_golden {slug}"
     stored = path.read_text(encoding="utf-8")
     if stored != expected:
@@ -141,11 +159,19 @@ def test_the_golden_transcripts_are_unchanged(slug: str, golden_game: golden.Gol
 
 
 def test_every_engine_has_golden_games() -> None:
-    assert all(golden.golden_games(slug) for slug in SLUGS)
+    assert all(golden.golden_games(registry.get(slug)) for slug in SLUGS)
+    assert all(golden.golden_files(registry.get(slug)) for slug in SLUGS)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_golden_files_are_exactly_the_golden_games(slug: str) -> None:
+    """No stray transcript is left in a game's golden/ folder, and none is missing."""
+    game = registry.get(slug)
+    assert set(game.golden_dir.glob("*.txt")) == set(golden.golden_files(game))
 
 
 def test_a_changed_transcript_is_reported_as_a_readable_diff() -> None:
-    (path, expected), *_ = golden.golden_files(SLUGS[0], engines()[SLUGS[0]]).items()
+    (path, expected), *_ = golden.golden_files(registry.get(SLUGS[0])).items()
     first = expected.splitlines()[0]
     changed = expected.replace(first, first + " (old)", 1)
     diff = golden_diff(path, changed, expected)
@@ -154,8 +180,10 @@ def test_a_changed_transcript_is_reported_as_a_readable_diff() -> None:
 
 def test_engines_import_nothing_from_django() -> None:
     code = (
-        "import sys; from simulator.engine.registry import engines; engines(); "
-        "import simulator.engine.odds; "
+        "import sys; from games.registry import engines, all_games; engines(); "
+        "from simulator.engine.golden import golden_deck; "
+        "[(g.setup, golden_deck(g)) for g in all_games()]; "
+        "import simulator.engine.odds, simulator.testhands.dealing; "
         "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -1,4 +1,4 @@
-"""The Recharge goldfish engine (simulator/games/recharge.py) against the rules digest
+"""The Recharge goldfish engine (games/recharge/engine.py) against the rules digest
 shared/rules/recharge.md: draws and the hand limit at their boundaries, the measures, the
 parameters, determinism, copies, random play-outs and the golden transcripts.
 
@@ -16,16 +16,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from simulator import golden
-from simulator.engine.cards import SimCard, SimDeck
-from simulator.engine.engine import run_games, transcript_of
-from simulator.engine.metrics import Metrics, summarise
-from simulator.engine.params import ParamErrors
-from simulator.engine.registry import engine_for, schedule_for
-from simulator.engine.rng import game_rng
-from simulator.engine.schedule import DrawSchedule
-from simulator.games import recharge
-from simulator.games.recharge import (
+from games import registry
+from games.recharge import engine as recharge
+from games.recharge import golden as recharge_golden
+from games.recharge import schedule as recharge_schedule
+from games.recharge.engine import (
     DRAW,
     ENGINE,
     PASS,
@@ -34,10 +29,18 @@ from simulator.games.recharge import (
     open_key,
     power_key,
 )
-from simulator.games.recharge_solver import best_formation, card_from_attributes
+from games.recharge.solver import best_formation, card_from_attributes
+from simulator.engine import golden
+from simulator.engine.cards import SimCard, SimDeck
+from simulator.engine.engine import run_games, transcript_of
+from simulator.engine.metrics import Metrics, summarise
+from simulator.engine.params import ParamErrors
+from simulator.engine.rng import game_rng
+from simulator.engine.schedule import DrawSchedule
 
-GOLDEN_DECK = golden.GOLDEN_DECKS["recharge"]
-STORED_GOLDEN = golden.GOLDEN_DIR  # taken before any test points golden.GOLDEN_DIR elsewhere
+GAME = registry.get("recharge")
+GOLDEN_DECK = recharge_golden.GOLDEN_DECK
+STORED_GOLDEN = GAME.directory / "golden"
 
 
 class InOrder(random.Random):
@@ -120,11 +123,16 @@ LONG_DECK = deck_of(
 # --- the module ------------------------------------------------------------------------------
 
 
-def test_the_game_module_registers_the_engine_and_its_draw_schedule() -> None:
-    assert recharge.GAME_SLUG == "recharge"
-    assert engine_for("recharge") is ENGINE
+def test_the_game_package_registers_the_engine_and_its_draw_schedule() -> None:
+    assert ENGINE.slug == "recharge"
+    assert GAME.engine is ENGINE
+    assert registry.engines()["recharge"] is ENGINE
+    assert golden.golden_deck(GAME) is GOLDEN_DECK
     # recharge.md:33 (each draws 1) and :37 (a turn starts by drawing 1), seed:43
-    assert schedule_for("recharge") == DrawSchedule(opening=1, per_turn=1, draws_on_first_turn=True)
+    expected = DrawSchedule(opening=1, per_turn=1, draws_on_first_turn=True)
+    assert GAME.setup.schedule == expected
+    assert expected == recharge_schedule.SCHEDULE
+    assert GAME.setup.params.params == ()  # nothing for a player to change
 
 
 def test_what_is_not_modelled_is_listed() -> None:
@@ -387,25 +395,27 @@ def test_the_engine_reads_the_catalog_cards_as_the_solver_does() -> None:
 
 
 def test_the_golden_files_are_exactly_the_golden_games() -> None:
-    stored = set(golden.GOLDEN_DIR.glob("recharge_*.txt"))
-    assert stored == set(golden.golden_files("recharge", ENGINE))
+    stored = set(STORED_GOLDEN.glob("*.txt"))
+    assert stored == set(golden.golden_files(GAME))
     texts = [p.read_text(encoding="utf-8") for p in stored]
     assert any("hand full" in t for t in texts)
     assert any("←" in t for t in texts) and any("power)" in t for t in texts)
     assert any("(Power Plus)" in t for t in texts)
 
 
-def test_regenerate_golden_writes_and_checks_the_recharge_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(golden, "GOLDEN_DIR", tmp_path)
-    call_command("regenerate_golden", "recharge", stdout=StringIO(), stderr=StringIO())
-    written = {p.name for p in tmp_path.glob("recharge_*.txt")}
-    assert written == {f"recharge_{g.label}.txt" for g in golden.golden_games("recharge")}
+def test_regenerate_golden_writes_and_checks_the_recharge_files(tmp_path: Path) -> None:
+    before = {p: p.read_bytes() for p in STORED_GOLDEN.glob("*.txt")}
+    where = ["--directory", str(tmp_path)]
+    call_command("regenerate_golden", "recharge", *where, stdout=StringIO(), stderr=StringIO())
+    assert {p.name for p in tmp_path.iterdir()} == {"recharge"}  # DIR/<slug>/
+    written = {p.name for p in (tmp_path / "recharge").glob("*.txt")}
+    assert written == {f"{g.label}.txt" for g in golden.golden_games(GAME)}
     for name in written:  # the same text as the stored files
         stored = (STORED_GOLDEN / name).read_text(encoding="utf-8")
-        assert (tmp_path / name).read_text(encoding="utf-8") == stored
-    call_command("regenerate_golden", "recharge", "--check", stdout=StringIO())
-    (tmp_path / "recharge_game0.txt").write_text("tampered\n", encoding="utf-8")
-    with pytest.raises(CommandError, match=r"recharge_game0\.txt"):
-        call_command("regenerate_golden", "recharge", "--check", stdout=StringIO())
+        assert (tmp_path / "recharge" / name).read_text(encoding="utf-8") == stored
+    call_command("regenerate_golden", "recharge", "--check", *where, stdout=StringIO())
+    (tmp_path / "recharge" / "game0.txt").write_text("tampered\n", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"recharge/game0\.txt"):
+        call_command("regenerate_golden", "recharge", "--check", *where, stdout=StringIO())
+    # the stored files were neither written nor removed
+    assert {p: p.read_bytes() for p in STORED_GOLDEN.glob("*.txt")} == before

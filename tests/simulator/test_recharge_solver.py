@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from simulator.games.recharge_solver import (
+from games.recharge.solver import (
     COLOURS,
     HERO,
     POWER,

@@ -11,6 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from decks.models import Deck
+from games import registry
 from simulator.models import RunStatus, SimulationRun
 from simulator.services import (
     GAMES_BOUNDS,
@@ -220,3 +221,4 @@ def test_the_engines_list_their_parameters_and_what_they_do_not_model() -> None:
     ]
     assert countdown["not_modelled"] == ["Everything but drawing and dealing damage."]
     assert "unmatched" in engines
+    assert set(engines) == set(registry.engines())  # every engine of the registry, no other

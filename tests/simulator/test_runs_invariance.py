@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games.unmatched.engine import ENGINE
 from simulator.decks import sim_deck_for
 from simulator.engine.engine import run_games
-from simulator.games.unmatched import ENGINE
 from simulator.models import RunStatus, SimulationRun
 from simulator.services import TRANSIENT_DB_ERRORS, run_chunk_execute, run_create, run_results
 from tests.simulator.fake_games._builders import unmatched_deck

@@ -20,9 +20,9 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings
 
+from games.unmatched.engine import ENGINE
 from simulator.decks import sim_deck_for
 from simulator.engine.engine import run_games
-from simulator.games.unmatched import ENGINE
 from simulator.models import ChunkStatus, RunChunk, RunStatus, SimulationRun
 from simulator.services import run_create, run_results
 from tests.simulator.fake_games._builders import unmatched_deck

@@ -14,16 +14,17 @@ from django.urls import URLPattern, URLResolver, include, path
 
 from decklab import urls as project_urls
 from decks.models import Deck
-from simulator.decks import sim_deck_for
+from games import registry
+from simulator.decks import deck_facts_light, sim_deck_for
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.schedule import DrawSchedule
-from simulator.testhands import deal, game_setup
+from simulator.testhands.dealing import deal, game_setup
 from tests.conftest import DEMO_PRODUCTS, demo_deck
 
 # The pages and the API as the project will mount them (ahead of the project's own URLs).
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("decks/<str:public_id>/", include("simulator.testhand_urls")),
-    path("api/v1/", include("simulator.testhand_api")),
+    path("decks/<str:public_id>/", include("simulator.testhands.urls")),
+    path("api/v1/", include("simulator.testhands.api")),
     *project_urls.urlpatterns,
 ]
 
@@ -31,6 +32,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
 #: a deck-making product of each game's committed catalog
 PRODUCTS = DEMO_PRODUCTS
+#: every registered game
+SLUGS = registry.slugs()
 #: (opening hand, cards drawn at turns 1, 2, 3) by each game's rules (shared/rules/*.md)
 EXPECTED_DRAWS = {
     "monster-hunter": (6, 0, 2, 2),  # filled to 6 in the first hand phase, refilled after
@@ -44,6 +47,11 @@ EXPECTED_DRAWS = {
 @pytest.fixture(autouse=True)
 def _catalogs(committed_catalogs: None, db: None) -> None:
     """Every test here may read the catalogs."""
+
+
+def test_every_registered_game_has_a_demo_deck_and_its_expected_draws() -> None:
+    assert set(PRODUCTS) == set(SLUGS)
+    assert set(EXPECTED_DRAWS) == set(SLUGS)
 
 
 def deck_of(slug: str, owner: Any, visibility: str = Deck.Visibility.PUBLIC) -> Deck:
@@ -73,16 +81,17 @@ def page_cards(html: str, turn: int) -> list[str]:
 # --- Dealing ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("slug", sorted(PRODUCTS))
+@pytest.mark.parametrize("slug", SLUGS)
 def test_each_game_deals_its_opening_hand_and_turns_by_its_rules(slug: str, owner: Any) -> None:
     sim = sim_deck_for(deck_of(slug, owner))
     schedule = game_setup(slug).schedule
+    assert schedule == registry.get(slug).setup.schedule
     dealt = deal(sim, seed=7, turns=3, schedule=schedule)
     assert tuple(len(d.cards) for d in dealt.draws) == EXPECTED_DRAWS[slug]
     assert [d.turn for d in dealt.draws] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("slug", sorted(PRODUCTS))
+@pytest.mark.parametrize("slug", SLUGS)
 def test_no_card_is_dealt_twice_and_dealing_stops_at_an_empty_deck(slug: str, owner: Any) -> None:
     sim = sim_deck_for(deck_of(slug, owner))
     schedule = game_setup(slug).schedule
@@ -275,24 +284,87 @@ def test_the_page_is_in_japanese_too(client: Client, owner: Any) -> None:
     assert 'lang="ja"' in page.content.decode()
 
 
-def test_a_recharge_hand_shows_its_best_formation_when_the_solver_is_installed(
-    client: Client, owner: Any
-) -> None:
-    pytest.importorskip("simulator.games.recharge_solver")
+#: seed 15 deals the Recharge demo deck, by turn 3 (1 card, then 1 a turn), these 4 cards:
+#: Comet Lass (hero, 20, edges red+yellow / red+yellow), Halcyon Power Plus (hero, 40 + 10,
+#: red+blue / red+blue), Shoulder to Shoulder Power Plus (teamwork, 10 + 10, red / red) and
+#: Solar Flare (power: red side 25, yellow side 15). The teamwork joins the two heroes on red
+#: (20 + 20 + 50 = 90), and Solar Flare's red side takes a free red point of a hero (25): 115,
+#: every card of the hand at its best, so no formation can do better.
+FORMATION_SEED = 15
+FORMATION_CARDS = ["Solar Flare", "Shoulder to Shoulder", "Comet Lass", "Halcyon"]
+BEST_FORMATION = {
+    "total": 115,
+    "row": ["Comet Lass", "Shoulder to Shoulder", "Halcyon"],
+    "powers": [{"card": "Solar Flare", "value": 25}],
+}
+#: seed 4 deals the Unmatched demo deck (Alice and the Jabberwock) an opening hand of I'm Late,
+#: I'm Late (Alice, 2), Momentous Shift (any, 3, boost 1), The Other Side of the Mushroom
+#: (Alice, 3, boost 4), Feint (any, 2) and Drink Me (a scheme). The strongest attacks are
+#: worth 3; of those the goldfish plays the lower boost first (unmatched.md:30-34).
+ATTACK_SEED = 4
+BEST_ATTACK = {"card": "Momentous Shift", "value": 3, "fighter": "any"}
+
+
+def test_a_recharge_hand_shows_its_best_formation(client: Client, owner: Any) -> None:
     deck = deck_of("recharge", owner)
-    page = client.get(hand_url(deck, "?seed=4&turn=8")).content.decode()
-    assert "data-best-formation" in page or "data-no-formation" in page
+    query = f"?seed={FORMATION_SEED}&turn=3"
+    page = client.get(hand_url(deck, query)).content.decode()
+    sim = sim_deck_for(deck)
+    shown = [sim.cards[i].name for t in range(4) for i in _indexes(sim, page_cards(page, t))]
+    assert shown == FORMATION_CARDS
+    panel = re.search(r"<section[^>]*data-best-formation.*?</section>", page, re.S)
+    assert panel, "the best formation is not on the page"
+    text = " ".join(panel.group(0).split())
+    assert '<span class="badge text-bg-danger" data-total>115</span>' in text
+    assert "Comet Lass – Shoulder to Shoulder – Halcyon" in text
+    assert "Solar Flare (25)" in text
+    assert "data-no-formation" not in page
+    data = client.get(api_url(deck, f"?seed={FORMATION_SEED}&turns=3")).json()
+    assert [c["name"] for d in data["draws"] for c in d["cards"]] == FORMATION_CARDS
+    assert data["panels"] == {"best_formation": BEST_FORMATION}
+    assert "best_formation" not in data and "best_attack" not in data
 
 
-def test_an_unmatched_hand_shows_its_best_attack_when_the_engine_is_installed(
-    client: Client, owner: Any
-) -> None:
-    module = pytest.importorskip("simulator.games.unmatched")
-    if not hasattr(module, "best_attack"):
-        pytest.skip("simulator.games.unmatched has no best_attack yet")
+def test_a_recharge_hand_without_a_hero_builds_no_formation(client: Client, owner: Any) -> None:
+    deck = deck_of("recharge", owner)
+    sim = sim_deck_for(deck)
+    schedule = game_setup("recharge").schedule
+    seed = next(  # the first seed whose opening card is not a hero
+        s
+        for s in range(1, 100)
+        if sim.cards[deal(sim, seed=s, turns=0, schedule=schedule).hand[0]].card_type != "hero"
+    )
+    page = client.get(hand_url(deck, f"?seed={seed}&turn=0")).content.decode()
+    assert "data-no-formation" in page and "data-best-formation" not in page
+    data = client.get(api_url(deck, f"?seed={seed}&turns=0")).json()
+    assert data["panels"] == {"best_formation": None}
+
+
+def test_an_unmatched_hand_shows_its_best_attack(client: Client, owner: Any) -> None:
     deck = deck_of("unmatched", owner)
-    page = client.get(hand_url(deck, "?seed=4&turn=3")).content.decode()
-    assert "data-best-attack" in page
+    page = client.get(hand_url(deck, f"?seed={ATTACK_SEED}&turn=0")).content.decode()
+    panel = re.search(r"<section[^>]*data-best-attack.*?</section>", page, re.S)
+    assert panel, "the best attack is not on the page"
+    text = " ".join(panel.group(0).split())
+    assert "data-value>3</span>" in text
+    assert "Momentous Shift, played by any fighter" in text
+    data = client.get(api_url(deck, f"?seed={ATTACK_SEED}&turns=0")).json()
+    assert sorted(c["name"] for c in data["draws"][0]["cards"]) == [
+        "Drink Me",
+        "Feint",
+        "I'm Late, I'm Late",
+        "Momentous Shift",
+        "The Other Side of the Mushroom",
+    ]
+    assert data["panels"] == {"best_attack": BEST_ATTACK}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_api_answers_every_panel_of_the_game(client: Client, owner: Any, slug: str) -> None:
+    from simulator.testhands.panels import panels_of
+
+    data = client.get(api_url(deck_of(slug, owner), "?seed=1&turns=2")).json()
+    assert set(data["panels"]) == {p.key for p in panels_of(slug)}
 
 
 # --- The API ---------------------------------------------------------------------------------
@@ -300,6 +372,12 @@ def test_an_unmatched_hand_shows_its_best_attack_when_the_engine_is_installed(
 
 def api_url(deck: Deck, query: str = "") -> str:
     return f"/api/v1/decks/{deck.public_id}/test-hand/{query}"
+
+
+def _indexes(sim: SimDeck, codes: list[str]) -> list[int]:
+    """The deck's card indexes of the codes a page shows (one card per code here)."""
+    by_code = {c.code: c.index for c in sim.cards}
+    return [by_code[code] for code in codes]
 
 
 def test_the_api_deals_the_same_hand_as_the_page(client: Client, owner: Any) -> None:
@@ -361,13 +439,16 @@ def test_the_api_hides_private_decks(
     assert stranger_client.get(api_url(deck, "?seed=1")).status_code == 404
 
 
-@pytest.mark.parametrize("slug", sorted(DEMO_PRODUCTS))
+@pytest.mark.parametrize("slug", SLUGS)
 def test_the_light_deck_loader_reads_what_the_shared_selector_reads(slug: str, owner: Any) -> None:
-    """Test hands and odds read decks through a faster loader; it must give the engines the
-    same deck (every printing included: Unmatched reads where a card was printed)."""
+    """Test hands, odds and runs read decks through a faster loader; it must read the same
+    facts as the shared selector (every printing included: Unmatched reads where a card was
+    printed), so the engines get the same deck."""
     from decks.selectors import deck_facts
     from simulator.decks import sim_deck_from_facts
-    from simulator.testhand_views import _deck_facts
 
     deck = deck_of(slug, owner)
-    assert sim_deck_from_facts(_deck_facts(deck)) == sim_deck_from_facts(deck_facts(deck=deck))
+    light, shared = deck_facts_light(deck), deck_facts(deck=deck)
+    assert light.entries and any(e.card.printings for e in light.entries)
+    assert light == shared
+    assert sim_deck_for(deck) == sim_deck_from_facts(shared)

@@ -1,4 +1,4 @@
-"""The Unmatched goldfish engine (simulator/games/unmatched.py) against the rules digest
+"""The Unmatched goldfish engine (games/unmatched/engine.py) against the rules digest
 shared/rules/unmatched.md: each rule at its boundary, the fast loop against the state API,
 determinism, copies, random play-outs, golden transcripts, and the real Medusa deck.
 
@@ -15,37 +15,37 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from simulator import golden
-from simulator.engine.cards import SimCard, SimDeck
-from simulator.engine.engine import Engine, run_games, transcript_of
-from simulator.engine.metrics import Metrics, summarise
-from simulator.engine.params import ParamErrors
-from simulator.engine.registry import engine_for, schedule_for
-from simulator.engine.rng import game_rng
-from simulator.engine.schedule import DrawSchedule
-from simulator.games import unmatched
-from simulator.games.unmatched import (
+from games import registry
+from games.unmatched import golden as unmatched_golden
+from games.unmatched import schedule as unmatched_schedule
+from games.unmatched.engine import (
     ENGINE,
     UnmatchedPrepared,
     UnmatchedState,
     best_attack,
-    fighter_names,
-    may_use,
 )
+from games.unmatched.rules import fighter_names, may_use
+from simulator.engine import golden
+from simulator.engine.cards import SimCard, SimDeck
+from simulator.engine.engine import Engine, run_games, transcript_of
+from simulator.engine.metrics import Metrics, summarise
+from simulator.engine.params import ParamErrors
+from simulator.engine.rng import game_rng
+from simulator.engine.schedule import DrawSchedule
 
-GOLDEN_DECK = golden.GOLDEN_DECKS["unmatched"]
-CATALOG = Path(settings.BASE_DIR) / "catalog" / "data" / "unmatched.json"
-STORED_GOLDEN = golden.GOLDEN_DIR  # taken before any test points golden.GOLDEN_DIR elsewhere
+GAME = registry.get("unmatched")
+GOLDEN_DECK = unmatched_golden.GOLDEN_DECK
+CATALOG = GAME.directory / "catalog.json"
+STORED_GOLDEN = GAME.directory / "golden"
 
 
 class InOrder(random.Random):
     """A rigged chance step: the deck stays in the order the test built it."""
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         return None
 
 
@@ -125,12 +125,17 @@ def index(deck: SimDeck, name: str) -> int:
 # --- the module ------------------------------------------------------------------------------
 
 
-def test_the_game_module_registers_the_engine_and_its_draw_schedule() -> None:
-    assert unmatched.GAME_SLUG == "unmatched"
-    assert engine_for("unmatched") is ENGINE
+def test_the_game_package_registers_the_engine_and_its_draw_schedule() -> None:
+    assert ENGINE.slug == "unmatched"
+    assert GAME.engine is ENGINE
+    assert registry.engines()["unmatched"] is ENGINE
+    assert golden.golden_deck(GAME) is GOLDEN_DECK
+    assert GAME.catalog_file == CATALOG
     # unmatched.md:23 opening 5; one maneuver draw a turn is the odds default (line 27)
-    assert schedule_for("unmatched") == DrawSchedule(5, 1, draws_on_first_turn=True)
-    assert ENGINE.schedule == unmatched.SCHEDULE
+    assert GAME.setup.schedule == DrawSchedule(5, 1, draws_on_first_turn=True)
+    assert ENGINE.schedule == unmatched_schedule.SCHEDULE == GAME.setup.schedule
+    # unmatched.md:37: 2 damage for each card not drawn, so a test hand goes past the deck
+    assert GAME.setup.damage_per_missing_card == 2
 
 
 def test_the_engine_cites_the_digest_lines_it_plays() -> None:
@@ -213,6 +218,11 @@ SHERLOCK = ("Sherlock Holmes", "Dr. Watson")
 ALICE = ("Alice", "The Jabberwock")
 
 
+def names_of(hero: str, sidekick: str) -> list[str]:
+    """The fighters of ``hero_card(hero, sidekick)``: its name, sidekick and card code."""
+    return fighter_names(hero, sidekick, hero_card(hero, sidekick).code)
+
+
 @pytest.mark.parametrize(
     ("fighter", "hero", "sidekick"),
     [
@@ -239,7 +249,7 @@ ALICE = ("Alice", "The Jabberwock")
 def test_a_card_for_any_fighter_the_hero_or_its_sidekick_is_ours(
     fighter: str, hero: str, sidekick: str
 ) -> None:
-    assert may_use(fighter, fighter_names(hero_card(hero, sidekick)))
+    assert may_use(fighter, names_of(hero, sidekick))
 
 
 @pytest.mark.parametrize(
@@ -254,20 +264,45 @@ def test_a_card_for_any_fighter_the_hero_or_its_sidekick_is_ours(
 def test_a_card_for_another_heros_fighter_is_not_ours(
     fighter: str, hero: str, sidekick: str
 ) -> None:
-    assert not may_use(fighter, fighter_names(hero_card(hero, sidekick)))
+    assert not may_use(fighter, names_of(hero, sidekick))
 
 
 def test_a_hero_whose_name_is_translated_is_still_known_by_its_card_code() -> None:
-    medusa_ja = hero_card("メデューサ", "ハーピー", code="character-medusa")
-    assert may_use("Medusa", fighter_names(medusa_ja))
-    assert not may_use("Achilles", fighter_names(medusa_ja))
+    medusa_ja = fighter_names("メデューサ", "ハーピー", code="character-medusa")
+    assert may_use("Medusa", medusa_ja)
+    assert not may_use("Achilles", medusa_ja)
+    assert not may_use("Medusa", fighter_names("メデューサ", "ハーピー"))  # no code: no English
+    # and the engine reads the code of a hero card shown in Japanese
+    deck = deck_of(["Gaze", "Spear"], hero_card("メデューサ", "ハーピー", code="character-medusa"))
+    p = prepared(deck)
+    assert (p.dead[index(deck, "Gaze")], p.dead[index(deck, "Spear")]) == (0, 1)
+
+
+def test_two_named_heroes_and_several_sidekicks_are_split() -> None:
+    def folded(names: list[str]) -> set[str]:
+        return {n.casefold() for n in names}
+
+    assert folded(fighter_names("Jekyll & Hyde")) == {"jekyll & hyde", "jekyll", "hyde"}
+    buffy = fighter_names("Buffy", "Giles or Xander", "character-buffy")
+    assert folded(buffy) == {"buffy", "giles", "xander"}
+    assert fighter_names("Medusa", "", "character-medusa")[0] == "Medusa"  # the printed name
+
+
+def test_the_engine_and_the_deck_checker_share_one_fighter_matcher() -> None:
+    from games.unmatched import deck as checker
+    from games.unmatched import engine, rules
+
+    assert checker.fighter_names is engine.fighter_names is rules.fighter_names
+    assert checker.is_ours is engine.is_ours is rules.is_ours
 
 
 def test_the_engine_and_the_deck_checker_agree_on_every_fighter_of_the_catalog() -> None:
-    """The engine cannot import decks/games/unmatched.py (Django); its matcher must give the
-    checker's answer for every (hero, printed fighter) pair of the real catalog."""
-    from decks.games import unmatched as checker
-    from decks.legality.facts import CardFacts
+    """For every hero of the real catalog and every fighter printed in it, the deck checker
+    refuses a card exactly when the engine holds it dead (both read the hero as they do in
+    production: the checker from CardFacts, the engine from a SimDeck)."""
+    from decks.game_rules import deck_rules
+    from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts
+    from games.unmatched.deck import fighters_can_use
 
     data = json.loads(CATALOG.read_text(encoding="utf-8"))
     heroes = [c for c in data["cards"] if c["type"] == "character"]
@@ -276,17 +311,53 @@ def test_the_engine_and_the_deck_checker_agree_on_every_fighter_of_the_catalog()
         - {""}
     )
     assert len(heroes) > 50 and len(fighters) > 50
+    rules = deck_rules("unmatched")
+    cards = [
+        CardFacts(
+            f"card-{i}",
+            "unmatched",
+            "attack",
+            f"Card {i}",
+            "",
+            {"value": 2},
+            printings=(PrintingFacts("test", f"n{i}", "", {"fighter": f}),),
+        )
+        for i, f in enumerate(fighters)
+    ]
+    actions = [
+        SimCard(i, c.code, c.name_en, "attack", {"value": 2, "fighter": f})
+        for i, (c, f) in enumerate(zip(cards, fighters, strict=True), start=1)
+    ]
     disagreements = []
+    refused_somewhere = 0
     for row in heroes:
-        facts = CardFacts(
+        hero = CardFacts(
             row["code"], "unmatched", "character", row["name_en"], "", row["attributes"]
         )
-        sim = SimCard(0, row["code"], row["name_en"], "character", row["attributes"])
-        theirs, ours = checker.fighter_names(facts), fighter_names(sim)
-        for fighter in fighters:
-            if checker.may_use(fighter, theirs) != may_use(fighter, ours):
-                disagreements.append((row["name_en"], fighter))
+        facts = DeckFacts(
+            game="unmatched",
+            entries=(
+                EntryFacts(card=hero, zone="hero", quantity=1),
+                *(EntryFacts(card=c, zone="deck", quantity=1) for c in cards),
+            ),
+        )
+        refused = {card.name_en for p in fighters_can_use(facts, rules) for card in p.cards}
+        refused_somewhere += len(refused)
+        # the engine needs HP to play; no printing places an action card in the hero's deck
+        attributes = {**row["attributes"], "hp": row["attributes"].get("hp") or 10}
+        attributes.pop("printed_in", None)
+        sim = SimDeck(
+            game="unmatched",
+            cards=(SimCard(0, row["code"], row["name_en"], "character", attributes), *actions),
+            zones={"hero": ((0, 1),), "deck": tuple((c.index, 1) for c in actions)},
+            draw_zone="deck",
+        )
+        p = ENGINE.prepare(sim, {})
+        dead = {c.name for c in actions if p.dead[c.index]}
+        if refused != dead:
+            disagreements.append((row["name_en"], sorted(refused ^ dead)))
     assert disagreements == []
+    assert 0 < refused_somewhere < len(fighters) * len(heroes)  # neither verdict is trivial
 
 
 def test_a_card_for_another_heros_fighter_is_dead_and_a_sidekick_card_is_not() -> None:
@@ -632,30 +703,32 @@ def test_random_play_outs_always_end_within_the_turn_limit() -> None:
 
 
 def test_the_golden_files_are_exactly_the_golden_games() -> None:
-    stored = set(golden.GOLDEN_DIR.glob("unmatched_*.txt"))
-    assert stored == set(golden.golden_files("unmatched", ENGINE))
+    stored = set(STORED_GOLDEN.glob("*.txt"))
+    assert stored == set(golden.golden_files(GAME))
     texts = [p.read_text(encoding="utf-8") for p in stored]
     assert any("deck empty" in t for t in texts) and any("hand limit" in t for t in texts)
     assert any("(defeated)" in t.splitlines()[-1] and "Medusa" in t.splitlines()[-1] for t in texts)
 
 
-def test_regenerate_golden_writes_checks_and_prunes_the_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(golden, "GOLDEN_DIR", tmp_path)
-    (tmp_path / "unmatched_retired.txt").write_text("old\n", encoding="utf-8")
+def test_regenerate_golden_writes_checks_and_prunes_the_files(tmp_path: Path) -> None:
+    before = {p: p.read_bytes() for p in STORED_GOLDEN.glob("*.txt")}
+    where = ["--directory", str(tmp_path)]
+    (tmp_path / "unmatched").mkdir()
+    (tmp_path / "unmatched" / "retired.txt").write_text("old\n", encoding="utf-8")
     out = StringIO()
-    call_command("regenerate_golden", "unmatched", stdout=out, stderr=StringIO())
-    written = {p.name for p in tmp_path.glob("unmatched_*.txt")}
-    assert written == {f"unmatched_{g.label}.txt" for g in golden.golden_games("unmatched")}
+    call_command("regenerate_golden", "unmatched", *where, stdout=out, stderr=StringIO())
+    written = {p.name for p in (tmp_path / "unmatched").glob("*.txt")}
+    assert written == {f"{g.label}.txt" for g in golden.golden_games(GAME)}
     for name in written:  # the same text as the stored files
         stored = (STORED_GOLDEN / name).read_text(encoding="utf-8")
-        assert (tmp_path / name).read_text(encoding="utf-8") == stored
-    assert "removed unmatched_retired.txt" in out.getvalue()
-    call_command("regenerate_golden", "unmatched", "--check", stdout=StringIO())
-    (tmp_path / "unmatched_game0.txt").write_text("tampered\n", encoding="utf-8")
-    with pytest.raises(CommandError, match=r"unmatched_game0\.txt"):
-        call_command("regenerate_golden", "unmatched", "--check", stdout=StringIO())
+        assert (tmp_path / "unmatched" / name).read_text(encoding="utf-8") == stored
+    assert "removed unmatched/retired.txt" in out.getvalue()
+    call_command("regenerate_golden", "unmatched", "--check", *where, stdout=StringIO())
+    (tmp_path / "unmatched" / "game0.txt").write_text("tampered\n", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"unmatched/game0\.txt"):
+        call_command("regenerate_golden", "unmatched", "--check", *where, stdout=StringIO())
+    # the stored files were neither written nor removed
+    assert {p: p.read_bytes() for p in STORED_GOLDEN.glob("*.txt")} == before
     with pytest.raises(CommandError, match="No engine"):
         call_command("regenerate_golden", "no-such-game", stdout=StringIO())
 
@@ -699,8 +772,8 @@ def test_the_real_medusa_deck_plays_as_its_cards_say() -> None:
 
 def test_a_card_printed_in_the_heros_own_deck_is_usable_whatever_its_fighter_name() -> None:
     """Deadpool's cards name him "Dp", "Pool"…; the hero deck they are printed in is his."""
+    from games.unmatched.engine import ENGINE
     from simulator.engine.cards import SimCard, SimDeck
-    from simulator.games.unmatched import ENGINE
 
     hero = SimCard(
         0,

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from catalog.exporters import export_catalog_json
-from catalog.games import all_games
 from catalog.models import Game
+from catalog.spec import all_games
 
 
 class Command(BaseCommand):

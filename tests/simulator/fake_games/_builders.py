@@ -1,21 +1,18 @@
-"""Decks and settings the run tests share (a helper module, not a game: the registry skips
-names starting with "_")."""
+"""Decks and the engine override the run tests share."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.test import override_settings
-
 from catalog.models import Card, Printing
 from decks.models import Deck
 from decks.services import deck_create
 from decks.specs import EntrySpec
-from simulator.engine.registry import GAMES_PACKAGE
+from games.registry import PartOverride
 from tests.catalog.factories import CardFactory, GameFactory, PrintingFactory
 
-FAKE_PACKAGE = "tests.simulator.fake_games"
-WITH_FAKE_GAMES = override_settings(SIMULATOR_GAME_PACKAGES=(GAMES_PACKAGE, FAKE_PACKAGE))
+#: Mattsan decks played by the Countdown engine instead of the game's own
+WITH_FAKE_GAMES = PartOverride("mattsan", "engine", "tests.simulator.fake_games.countdown")
 
 
 def countdown_deck(

@@ -19,7 +19,7 @@ from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.schedule import DrawSchedule
 
-GAME_SLUG = "mattsan"
+GAME_SLUG = "mattsan"  # the game whose decks it plays
 SCHEDULE = DrawSchedule(opening=0, per_turn=1)
 MAX_TURNS = 12
 MIN_CARDS = 5

@@ -1,0 +1,478 @@
+"""Collection pages: the collection per game, adding from catalog pages, quantities changed
+in place (htmx), imports with preview and undo, exports, the wishlist, a deck's copies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from catalog.models import CardSet, Game, Printing, Product
+from collection import errors
+from collection.forms import (
+    EXPORT_CHOICES,
+    AddForm,
+    ImportForm,
+    MoveForm,
+    QuantityForm,
+    WishQuantityForm,
+)
+from collection.imports import (
+    CollectionImportError,
+    collection_export,
+    collection_import_commit_batch,
+    collection_import_preview,
+    dialect_or_none,
+)
+from collection.interchange.read import decode
+from collection.interchange.write import export_wishlist
+from collection.models import CollectionItem, ImportBatch, WishlistItem
+from collection.selectors import (
+    collection_items,
+    collection_totals,
+    set_completion,
+    set_missing_cards,
+    wishlist,
+)
+from collection.services import (
+    ItemSpec,
+    collection_add,
+    collection_import_undo,
+    collection_item_move,
+    collection_item_set_quantity,
+    collection_settings_update,
+    deck_mark_built,
+    deck_unmark_built,
+    product_specs,
+    set_specs,
+    spec_problems,
+    wishlist_add_missing,
+    wishlist_set_quantity,
+)
+from collection.vocab import Condition, finishes_for, language_label, languages_for
+from decks.selectors import deck_get_for_owner, deck_get_for_viewer
+
+ITEMS_PER_PAGE = 100
+FILTERS = ("set", "type", "condition", "finish", "language", "binder", "tag", "q", "sort")
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    target = request.POST.get("next") or request.META.get("HTTP_REFERER") or default
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = default
+    return redirect(target)
+
+
+def _refused(request: HttpRequest, field: str, message: str) -> HttpResponse:
+    """A refused form: 400 naming the field, as a fragment for htmx or a small page."""
+    context = {"field": field, "message": message, "back": request.META.get("HTTP_REFERER")}
+    template = "collection/_refused.html" if _is_htmx(request) else "collection/refused.html"
+    return render(request, template, context, status=400)
+
+
+def _first_error(form: Any) -> tuple[str, str]:
+    field, found = next(iter(form.errors.items()))
+    return ("form" if field == "__all__" else field), str(found[0])
+
+
+def _game_or_404(slug: str) -> Game:
+    game = Game.objects.filter(slug=slug).first()
+    if game is None:
+        raise Http404
+    return game
+
+
+@login_required
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    games = list(Game.objects.all())
+    totals = collection_totals(items=CollectionItem.objects.filter(owner=request.user))
+    imports = ImportBatch.objects.filter(owner=request.user).exclude(
+        status=ImportBatch.Status.PREVIEWED
+    )[:10]
+    public = (
+        request.user.collection_settings.is_public
+        if hasattr(request.user, "collection_settings")
+        else False
+    )
+    context = {"games": games, "totals": totals, "imports": imports, "is_public": public}
+    return render(request, "collection/index.html", context)
+
+
+@login_required
+@require_safe
+def game_page(request: HttpRequest, game: str) -> HttpResponse:
+    found = _game_or_404(game)
+    filters = {k: request.GET.get(k, "").strip()[:100] for k in FILTERS}
+    items = collection_items(owner=request.user, filters={**filters, "game": found.slug})
+    totals = collection_totals(items=items)
+    paginator = Paginator(items, ITEMS_PER_PAGE)
+    paginator.count = totals.items  # already counted by the totals: no second COUNT query
+    completion = set_completion(owner=request.user, game=found)
+    # a player's binders across games: the (owner, binder) index answers without a join
+    binders = (
+        CollectionItem.objects.filter(owner=request.user)
+        .exclude(binder="")
+        .order_by("binder")
+        .values_list("binder", flat=True)
+        .distinct()
+    )
+    context = {
+        "game": found,
+        "spec": found.spec,
+        "filters": filters,
+        "page": paginator.get_page(request.GET.get("page")),
+        "totals": totals,
+        "completion": completion,
+        "binders": list(binders),
+        "conditions": Condition.choices,
+        "finishes": finishes_for(found.slug),
+        "languages": [(c, language_label(c)) for c in languages_for(found.slug)],
+    }
+    return render(request, "collection/game.html", context)
+
+
+@login_required
+@require_safe
+def set_missing(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    card_set = CardSet.objects.select_related("game").filter(game__slug=game, code=code).first()
+    if card_set is None:
+        raise Http404
+    cards = set_missing_cards(owner=request.user, card_set=card_set)
+    return render(
+        request, "collection/set_missing.html", {"card_set": card_set, "cards": list(cards)}
+    )
+
+
+# --- adding ------------------------------------------------------------------------------------
+
+
+def _add(request: HttpRequest, game_slug: str, specs: list[ItemSpec]) -> HttpResponse | None:
+    for spec in specs[:1]:
+        problems = spec_problems(spec, game_slug=game_slug)
+        if problems:
+            return _refused(request, *problems[0])
+    try:
+        collection_add(owner=request.user, specs=specs)
+    except errors.CollectionError as exc:
+        return _refused(request, exc.field, str(exc.message))
+    return None
+
+
+def _spec_fields(form: AddForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    return {
+        "condition": data["condition"],
+        "finish": data["finish"],
+        "language": data["language"],
+        "binder": data.get("binder", "").strip(),
+    }
+
+
+@login_required
+@require_POST
+def add_printing(request: HttpRequest) -> HttpResponse:
+    printing = (
+        Printing.objects.select_related("card__game")
+        .filter(pk=request.POST.get("printing", "0") or 0, card__owner__isnull=True)
+        .first()
+        if request.POST.get("printing", "").isdigit()
+        else None
+    )
+    if printing is None:
+        return _refused(request, "printing", _("Choose a printing of the card."))
+    form = AddForm(request.POST, game_slug=printing.card.game.slug)
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    spec = ItemSpec(
+        printing_id=printing.pk, quantity=form.cleaned_data["quantity"], **_spec_fields(form)
+    )
+    refused = _add(request, printing.card.game.slug, [spec])
+    if refused:
+        return refused
+    messages.success(
+        request,
+        _("%(count)d × %(printing)s added to your collection.")
+        % {"count": spec.quantity, "printing": printing},
+    )
+    return _back(request, printing.card.get_absolute_url())
+
+
+@login_required
+@require_POST
+def add_product(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    product = Product.objects.select_related("game").filter(game__slug=game, code=code).first()
+    if product is None:
+        raise Http404
+    form = AddForm(request.POST, game_slug=game)
+    form.fields["quantity"].required = False
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    try:
+        specs = [
+            ItemSpec(
+                printing_id=s.printing_id,
+                quantity=s.quantity * (form.cleaned_data["quantity"] or 1),
+                **_spec_fields(form),
+            )
+            for s in product_specs(product=product)
+        ]
+    except errors.CollectionError as exc:
+        return _refused(request, exc.field, str(exc.message))
+    refused = _add(request, game, specs)
+    if refused:
+        return refused
+    messages.success(
+        request,
+        _("The contents of %(product)s (%(count)d cards) were added to your collection.")
+        % {"product": product.name, "count": sum(s.quantity for s in specs)},
+    )
+    return _back(request, product.get_absolute_url())
+
+
+@login_required
+@require_POST
+def add_set(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    card_set = CardSet.objects.select_related("game").filter(game__slug=game, code=code).first()
+    if card_set is None:
+        raise Http404
+    form = AddForm(request.POST, game_slug=game)
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    specs = [
+        ItemSpec(
+            printing_id=s.printing_id, quantity=form.cleaned_data["quantity"], **_spec_fields(form)
+        )
+        for s in set_specs(card_set=card_set)
+    ]
+    refused = _add(request, game, specs)
+    if refused:
+        return refused
+    messages.success(
+        request,
+        _("%(count)d cards of %(set)s were added to your collection.")
+        % {"count": sum(s.quantity for s in specs), "set": card_set.name},
+    )
+    return _back(request, card_set.get_absolute_url())
+
+
+# --- changing in place -------------------------------------------------------------------------
+
+
+def _my_item(request: HttpRequest, item_id: int) -> CollectionItem:
+    item = (
+        CollectionItem.objects.select_related("printing__card__game", "printing__card_set")
+        .filter(pk=item_id, owner_id=request.user.pk)
+        .first()
+    )
+    if item is None:
+        raise Http404
+    return item
+
+
+@login_required
+@require_POST
+def item_quantity(request: HttpRequest, item_id: int) -> HttpResponse:
+    """htmx: each change saved at once; answers the row (empty when the item is gone)."""
+    item = _my_item(request, item_id)
+    form = QuantityForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    try:
+        changed = collection_item_set_quantity(item=item, quantity=form.cleaned_data["quantity"])
+    except errors.CollectionError as exc:
+        return _refused(request, exc.field, str(exc.message))
+    if changed is None:
+        return HttpResponse("")
+    if not _is_htmx(request):
+        return _back(request, reverse("collection:index"))
+    return render(request, "collection/_item_row.html", {"item": _my_item(request, item_id)})
+
+
+@login_required
+@require_POST
+def item_move(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = _my_item(request, item_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    try:
+        collection_item_move(item=item, quantity=item.quantity, binder=form.cleaned_data["binder"])
+    except errors.CollectionError as exc:
+        return _refused(request, exc.field, str(exc.message))
+    return _back(request, reverse("collection:game", args=[item.printing.card.game.slug]))
+
+
+# --- imports and exports -----------------------------------------------------------------------
+
+
+def _games() -> list[tuple[str, str]]:
+    return [(g.slug, g.name) for g in Game.objects.all()]
+
+
+@login_required
+def import_page(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        form = ImportForm(games=_games(), initial={"game": request.GET.get("game")})
+        return render(request, "collection/import.html", {"form": form})
+    form = ImportForm(request.POST, request.FILES, games=_games())
+    if not form.is_valid():
+        return render(request, "collection/import.html", {"form": form}, status=400)
+    upload = form.cleaned_data.get("file")
+    try:
+        content = decode(upload.read()) if upload else form.cleaned_data["text"]
+    except ValueError as exc:
+        form.add_error("file", str(exc))
+        return render(request, "collection/import.html", {"form": form}, status=400)
+    game = _game_or_404(form.cleaned_data["game"])
+    preview = collection_import_preview(
+        owner=request.user, content=content, game=game, file_name=upload.name if upload else ""
+    )
+    status = 200 if preview.batch else 400
+    printings = {
+        p.pk: p
+        for p in Printing.objects.filter(
+            pk__in=[o.spec.printing_id for o in preview.plan[:200]]
+        ).select_related("card", "card_set")
+    }
+    rows = [(printings[o.spec.printing_id], o) for o in preview.plan[:200]]
+    context = {"form": form, "preview": preview, "rows": rows}
+    return render(request, "collection/import.html", context, status=status)
+
+
+def _my_batch(request: HttpRequest, batch_id: int) -> ImportBatch:
+    batch = ImportBatch.objects.filter(pk=batch_id, owner_id=request.user.pk).first()
+    if batch is None:
+        raise Http404
+    return batch
+
+
+@login_required
+@require_POST
+def import_commit(request: HttpRequest, batch_id: int) -> HttpResponse:
+    batch = _my_batch(request, batch_id)
+    try:
+        collection_import_commit_batch(batch=batch)
+    except CollectionImportError as exc:
+        messages.error(request, f"{errors.IMPORT_REFUSED} {exc.problems[0]}")
+    except errors.CollectionError as exc:
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            _("Imported %(copies)d copies in %(rows)d items. You can undo this import below.")
+            % {"copies": batch.copy_count, "rows": batch.row_count},
+        )
+    return redirect("collection:index")
+
+
+@login_required
+@require_POST
+def import_undo(request: HttpRequest, batch_id: int) -> HttpResponse:
+    try:
+        collection_import_undo(batch=_my_batch(request, batch_id))
+    except errors.CollectionError as exc:
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, _("The import was undone."))
+    return redirect("collection:index")
+
+
+@login_required
+@require_safe
+def export(request: HttpRequest) -> HttpResponse:
+    code = request.GET.get("format", "decklab")
+    dialect = dialect_or_none(code)
+    if dialect is None:
+        return _refused(request, "format", _("Choose one of the formats."))
+    slug = request.GET.get("game", "")
+    game = _game_or_404(slug) if slug else None
+    exported = collection_export(owner=request.user, dialect=dialect, game=game)
+    if request.GET.get("download") != "1":
+        context = {
+            "exported": exported,
+            "dialect": dialect,
+            "formats": EXPORT_CHOICES,
+            "game": game,
+        }
+        return render(request, "collection/export.html", context)
+    response = HttpResponse(exported.content, content_type="text/csv; charset=utf-8")
+    name = f"collection-{code}{'-' + slug if slug else ''}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_POST
+def settings(request: HttpRequest) -> HttpResponse:
+    collection_settings_update(owner=request.user, is_public=request.POST.get("is_public") == "1")
+    return redirect("collection:index")
+
+
+# --- wishlist ----------------------------------------------------------------------------------
+
+
+@login_required
+@require_safe
+def wishlist_page(request: HttpRequest) -> HttpResponse:
+    wishes = list(wishlist(owner=request.user))
+    if request.GET.get("download") == "1":
+        response = HttpResponse(export_wishlist(wishes), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="wishlist.csv"'
+        return response
+    return render(request, "collection/wishlist.html", {"wishes": wishes})
+
+
+@login_required
+@require_POST
+def wish_quantity(request: HttpRequest, wish_id: int) -> HttpResponse:
+    wish = WishlistItem.objects.filter(pk=wish_id, owner_id=request.user.pk).first()
+    if wish is None:
+        raise Http404
+    form = WishQuantityForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, *_first_error(form))
+    wishlist_set_quantity(wish=wish, quantity=form.cleaned_data["quantity"])
+    return _back(request, reverse("collection:wishlist"))
+
+
+# --- decks -------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def deck_wish_missing(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    added = wishlist_add_missing(owner=request.user, deck=deck)
+    messages.success(
+        request, _("%(count)d missing copies were added to your wishlist.") % {"count": added}
+    )
+    return _back(request, deck.get_absolute_url())
+
+
+@login_required
+@require_POST
+def deck_build(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    try:
+        if request.POST.get("built") == "0":
+            deck_unmark_built(deck=deck, user=request.user)
+            messages.success(request, _("The deck is no longer marked as built."))
+        else:
+            deck_mark_built(deck=deck, user=request.user)
+            messages.success(request, _("The deck is marked as built: its copies are reserved."))
+    except errors.CollectionError as exc:
+        messages.error(request, str(exc.message))
+    return _back(request, deck.get_absolute_url())

@@ -1,0 +1,1 @@
+"""Every game DeckLab knows, one package each, found through ``games.registry``."""

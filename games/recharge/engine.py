@@ -1,0 +1,306 @@
+"""Marvel Recharge: the goldfish engine (rules digest: shared/rules/recharge.md; the Japanese
+seed shared/seeds/002_47728f997f662546.txt wins where they differ).
+
+What a game is here: shuffle, draw 1 (recharge.md:33); every turn starts by drawing 1
+(recharge.md:37; the first player draws on its first turn too, seed:43). The hand holds at most
+6 cards and may not go over (recharge.md:33, seed:41 "上限超過不可"): with 6 in hand the goldfish
+draws no more and passes, keeping its hand. The opponent never places cards, so nothing is ever
+played or discarded; the measure is the formation the hand could open with: each turn the
+exact best formation of the hand (simulator/games/recharge_solver.py, which lists every
+placement rule it applies and why). As the hand only grows, that power never falls.
+
+The policy (``RechargeEngine.choose``): draw while the hand has room and the deck has cards,
+else pass. A turn has exactly one legal action, the one the rules force.
+
+Measures (the Django side reads these names; keep them stable):
+  * ``power_by_turn:NN`` -- the best formation's power at turn NN (mean with its interval);
+  * ``can_open_by_turn:NN`` -- games whose hand builds a formation of at least
+    ``open_threshold`` power by turn NN (a formation needs a hero, recharge.md:12);
+  * ``first_open_turn`` -- when that first happens (distribution); ``never_opened`` otherwise;
+  * ``hand_full`` / ``hand_full_turn`` / ``power_when_full`` -- the first turn the hand holds 6
+    cards, and the best power it holds then (when a real player must open or fold,
+    recharge.md:45-46);
+  * ``cards_seen`` -- cards drawn in all (the opening card included).
+
+Speed: the solver's answer depends only on which cards are in hand, so ``prepare`` keeps a
+cache from the sorted card indexes to (power, formation text) shared by every game of a run.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.recharge import GAME
+from games.recharge.schedule import OPENING_HAND, SCHEDULE
+from games.recharge.solver import POWER_PLUS, RCard, best_formation, card_from_attributes
+from simulator.engine.cards import SimDeck
+from simulator.engine.engine import Engine, GameState
+from simulator.engine.i18n import N_
+from simulator.engine.metrics import Metrics
+from simulator.engine.params import Param, ParamSpec
+
+DIGEST = "recharge.md"
+
+HAND_LIMIT = 6  # recharge.md:33, seed:41 (may not be exceeded)
+
+# Actions of the state API.
+DRAW = "draw"
+PASS = "pass"
+Action = str
+
+# Metric names.
+M_POWER_PREFIX = "power_by_turn:"
+M_OPEN_PREFIX = "can_open_by_turn:"
+M_FIRST_OPEN = "first_open_turn"
+M_NEVER_OPENED = "never_opened"
+M_HAND_FULL = "hand_full"
+M_HAND_FULL_TURN = "hand_full_turn"
+M_POWER_WHEN_FULL = "power_when_full"
+M_SEEN = "cards_seen"
+
+#: beyond this many distinct hands the run's formation cache starts again (memory bound)
+CACHE_LIMIT = 200_000
+
+
+def power_key(turn: int) -> str:
+    """``power_by_turn:07``: zero-padded so sorted names run in turn order."""
+    return f"{M_POWER_PREFIX}{turn:02d}"
+
+
+def open_key(turn: int) -> str:
+    return f"{M_OPEN_PREFIX}{turn:02d}"
+
+
+@dataclass(frozen=True)
+class RechargePrepared:
+    deck: SimDeck
+    pile: tuple[int, ...]
+    #: the solver's view of each deck card, by card index
+    cards: tuple[RCard, ...]
+    names: tuple[str, ...]
+    turns: int
+    chain: bool
+    threshold: int
+    power_keys: tuple[str, ...]
+    open_keys: tuple[str, ...]
+    #: sorted card indexes -> (power, a formation exists, formation text); a pure function of
+    #: the hand, so sharing it between games changes no result (and no state compares it)
+    cache: dict[tuple[int, ...], tuple[int, bool, str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def solve(self, hand: list[int]) -> tuple[int, bool, str]:
+        """The best formation of these card indexes: (power, exists, one-line picture)."""
+        key = tuple(sorted(hand))
+        got = self.cache.get(key)
+        if got is None:
+            cards = [self.cards[i] for i in key]
+            formation = best_formation(cards, chain_power_cards=self.chain)
+            text = formation.describe(cards, [self.names[i] for i in key])
+            got = (formation.power, formation.exists, text)
+            if len(self.cache) >= CACHE_LIMIT:
+                self.cache.clear()
+            self.cache[key] = got
+        return got
+
+
+def _line(p: RechargePrepared, state: RechargeState, what: str) -> str:
+    power, _exists, text = state.best
+    opens = " [can open]" if state.can_open() else ""
+    hand = ", ".join(p.names[i] for i in state.hand)
+    return f"T{state.turn} {what} → best {power} ({text}){opens} | hand: {hand}"
+
+
+class RechargeState(GameState):
+    """One goldfish game step by step: conformance tests, golden transcripts, test hands."""
+
+    def __init__(self, prepared: RechargePrepared, deck: list[int]) -> None:
+        self.prepared = prepared
+        self.deck = deck  # never changed after the shuffle: copies may share it
+        self.pos = min(OPENING_HAND, len(deck))  # the next card to draw
+        self.hand = deck[: self.pos]
+        self.turn = 0
+        self.best = prepared.solve(self.hand)
+        self.powers: list[int] = []  # the best power at the end of each turn
+        self.opened: list[bool] = []
+        self.first_open = 0
+        self.full_turn = 0
+        self.full_power = 0
+
+    def copy(self) -> RechargeState:
+        clone = object.__new__(RechargeState)
+        clone.__dict__.update(self.__dict__)
+        clone.hand = list(self.hand)
+        clone.powers = list(self.powers)
+        clone.opened = list(self.opened)
+        return clone
+
+    def is_over(self) -> bool:
+        return self.turn >= self.prepared.turns
+
+    def can_draw(self) -> bool:
+        return len(self.hand) < HAND_LIMIT and self.pos < len(self.deck)
+
+    def can_open(self) -> bool:
+        """A formation exists and reaches the threshold."""
+        power, exists, _text = self.best
+        return exists and power >= self.prepared.threshold
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over():
+            return []
+        # the draw is not optional (recharge.md:37); without room or cards, the turn passes
+        return [DRAW] if self.can_draw() else [PASS]
+
+    def apply(self, action: Action) -> str:
+        if action not in self.legal_actions():
+            raise ValueError(f"not a legal action now: {action!r}")
+        p = self.prepared
+        self.turn += 1
+        if action == DRAW:
+            card = self.deck[self.pos]
+            self.pos += 1
+            self.hand.append(card)
+            self.best = p.solve(self.hand)
+            what = f"draw {p.names[card]}"
+        elif len(self.hand) >= HAND_LIMIT:
+            what = f"pass (hand full: {HAND_LIMIT} cards)"
+        else:
+            what = "pass (deck empty)"
+        power = self.best[0]
+        opened = self.can_open()
+        self.powers.append(power)
+        self.opened.append(opened)
+        if opened and not self.first_open:
+            self.first_open = self.turn
+        if len(self.hand) >= HAND_LIMIT and not self.full_turn:
+            self.full_turn, self.full_power = self.turn, power
+        return _line(p, self, what)
+
+
+class RechargeEngine(Engine[RechargePrepared, RechargeState]):
+    slug = GAME.slug
+    version = 1
+    schedule = SCHEDULE
+    max_turns = 30
+    params = ParamSpec(
+        (
+            Param(
+                "turns",
+                N_("Turns"),
+                "int",
+                10,
+                minimum=1,
+                maximum=30,
+                help=N_("How many turns each game lasts (one card drawn per turn)."),
+            ),
+            Param(
+                "chain_power_cards",
+                N_("Chain power cards (optional rule)"),
+                "bool",
+                False,
+                help=N_(
+                    "The optional rule that lets further power cards attach to a power "
+                    "card's outer edge."
+                ),
+            ),
+            Param(
+                "open_threshold",
+                N_("Power needed to open"),
+                "int",
+                1,
+                minimum=0,
+                maximum=500,
+                help=N_("A hand can open when its best formation has at least this power."),
+            ),
+        )
+    )
+    not_modelled = (
+        N_("Betting and counter chips: no chip is bet, so victory points are not measured."),
+        N_("The opponent: it never places cards, answers or adds to its formation."),
+        N_(
+            "Opening, adding, folding and passing as choices: the engine measures the best "
+            "formation the hand could open with each turn and never plays it."
+        ),
+        N_(
+            "With 6 cards in hand a real player must open or fold; here the hand is kept "
+            "and no more cards are drawn."
+        ),
+        N_("Special cards' abilities: they play as plain cards of their kind."),
+        N_("The end of a hand: discarding down to 3 cards and swapping cards with the deck."),
+        N_(
+            "Power Plus copies always count +10, as in the tournament rules; the basic "
+            "rules' one-of-the-two limit is the deck checker's concern."
+        ),
+    )
+    cites = tuple(f"{DIGEST}:{line}" for line in (12, 14, 17, 19, 23, 26, 33, 37, 46, 57))
+    metric_labels = {
+        M_POWER_PREFIX: N_("Best formation power by turn"),
+        M_OPEN_PREFIX: N_("Can open by turn"),
+        M_FIRST_OPEN: N_("First turn able to open"),
+        M_NEVER_OPENED: N_("Never able to open"),
+        M_HAND_FULL: N_("The hand reached 6 cards"),
+        M_HAND_FULL_TURN: N_("Turn the hand reached 6 cards"),
+        M_POWER_WHEN_FULL: N_("Best power when the hand is full"),
+        M_SEEN: N_("Cards seen"),
+    }
+
+    def prepare(self, deck: SimDeck, params: dict[str, Any]) -> RechargePrepared:
+        problems = self.deck_problems(deck)
+        if problems:
+            raise ValueError("; ".join(problems))
+        values = self.params.clean(params)
+        turns = int(values["turns"])
+        cards = tuple(
+            card_from_attributes(c.card_type, c.attributes, variant=c.variant, name=c.name)
+            for c in deck.cards
+        )
+        names = tuple(
+            f"{c.name} (Power Plus)" if c.variant == POWER_PLUS else c.name for c in deck.cards
+        )
+        return RechargePrepared(
+            deck=deck,
+            pile=tuple(deck.pile()),
+            cards=cards,
+            names=names,
+            turns=turns,
+            chain=bool(values["chain_power_cards"]),
+            threshold=int(values["open_threshold"]),
+            power_keys=tuple(power_key(t) for t in range(1, turns + 1)),
+            open_keys=tuple(open_key(t) for t in range(1, turns + 1)),
+        )
+
+    def new_game(
+        self, prepared: RechargePrepared, params: dict[str, Any], rng: random.Random
+    ) -> RechargeState:
+        deck = list(prepared.pile)
+        rng.shuffle(deck)  # the game's one chance step
+        return RechargeState(prepared, deck)
+
+    def choose(self, state: RechargeState) -> Action:
+        return DRAW if state.can_draw() else PASS
+
+    def record(self, state: RechargeState, metrics: Metrics) -> None:
+        """One finished game's measures. Counts and sums are added even when 0, so every name
+        is present in every run's metrics."""
+        p = state.prepared
+        counts, sums, squares = metrics.counts, metrics.sums, metrics.squares
+        for key, power in zip(p.power_keys, state.powers, strict=True):
+            sums[key] += power
+            squares[key] += power * power
+        for key, opened in zip(p.open_keys, state.opened, strict=True):
+            counts[key] += opened
+        counts[M_NEVER_OPENED] += not state.first_open
+        if state.first_open:
+            metrics.observe(M_FIRST_OPEN, state.first_open)
+        counts[M_HAND_FULL] += bool(state.full_turn)
+        if state.full_turn:
+            metrics.observe(M_HAND_FULL_TURN, state.full_turn)
+            metrics.observe(M_POWER_WHEN_FULL, state.full_power)
+        sums[M_SEEN] += state.pos
+        squares[M_SEEN] += state.pos * state.pos
+
+
+ENGINE = RechargeEngine()

@@ -1,0 +1,589 @@
+"""Unmatched: the goldfish engine (rules digest: shared/rules/unmatched.md).
+
+What a game is here: shuffle the 30 action cards and draw 5 (unmatched.md:23); each turn takes
+exactly two actions, no pass (line 26). The goldfish opponent stands adjacent and never defends
+(line 41), so an attack deals its card's value (line 34: attack − defence, defence 0). A maneuver
+draws one card, mandatory (line 27); from an empty deck it deals 2 damage to our hero instead,
+with no reshuffle (line 37), and our hero at 0 HP loses the game (line 38). At the end of a
+turn the hand is discarded down to 7 (line 36).
+
+The policy (``UnmatchedEngine.choose``), for each action:
+  * attack with the highest-value card in hand that a fighter of ours may play (lines 30-32) —
+    an attack or versatile card with a value above 0, printed for the hero, a sidekick or any
+    fighter; ties go to the card with the lower boost, as boosts matter in a real game even
+    though they are not modelled here;
+  * otherwise maneuver (draw 1).
+  It never spends an action on a scheme: scheme effects are not modelled, so a scheme would be
+  a wasted action; schemes therefore count as dead cards. At the hand limit it discards the
+  least useful card: cards it can never attack with (schemes, defense, other fighters' cards)
+  first, then the lowest attack value; lower boost first within each.
+
+Measures (integers in Metrics; ``summarise`` gives the means, rates and intervals):
+  * ``opponent_falls_turn`` (histogram): the turn the opponent fell; ``opponent_fell`` and
+    ``never_fell`` count the games (never fell: the turn limit, or our hero fell first);
+  * ``damage_by_turn:01`` … (sums): damage dealt by the end of each turn up to ``max_turns``,
+    capped at the opponent's HP and kept at its last value after the game ends, so each is a
+    per-game mean with its interval; the zero-padded turn keeps the names in turn order;
+  * ``cards_drawn`` (sum per game, the opening hand included);
+  * ``dead_cards_in_hand`` (histogram, one entry per turn at its start): cards the policy can
+    never play — schemes, defense cards, another fighter's cards, attacks of value 0;
+  * ``exhaustion_damage`` (sum per game), ``exhaustion_damage_taken`` (games with any),
+    ``exhaustion_turn`` (histogram: the first turn it hit; 0 = the opening hand) and
+    ``lost_to_exhaustion`` (games our hero lost).
+
+Which fighter may play a card is decided by ``games/unmatched/rules.py``, the one function the
+deck checker uses too, so the two can never disagree.
+
+Speed: ``prepare`` turns the deck into tuples of integers indexed by card; the fast ``play``
+runs on lists of ints and plays exactly the game the state API (``UnmatchedState``) plays —
+the tests compare both, metrics and transcripts, seed by seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.unmatched import GAME
+from games.unmatched.rules import fighter_names, is_ours
+from games.unmatched.schedule import EXHAUSTION_DAMAGE, OPENING_HAND, SCHEDULE
+from simulator.engine.cards import SimCard, SimDeck
+from simulator.engine.engine import Engine, GameState
+from simulator.engine.i18n import N_
+from simulator.engine.metrics import Metrics
+from simulator.engine.params import Param, ParamSpec
+
+DIGEST = "unmatched.md"
+
+ACTIONS_PER_TURN = 2  # unmatched.md:26
+HAND_LIMIT = 7  # unmatched.md:36
+HERO_ZONE = "hero"
+ATTACK_TYPES = frozenset({"attack", "versatile"})  # unmatched.md:10: versatile = attack or defense
+
+# Action kinds of the state API: (kind, card index); a maneuver names no card (-1).
+ATTACK = "attack"
+MANEUVER = "maneuver"
+SCHEME = "scheme"
+DISCARD = "discard"
+Action = tuple[str, int]
+
+
+# Metric names (the Django side reads them; keep them stable).
+M_FELL = "opponent_fell"
+M_NEVER_FELL = "never_fell"
+M_FALLS_TURN = "opponent_falls_turn"
+M_LOST = "lost_to_exhaustion"
+M_EXHAUSTED = "exhaustion_damage_taken"
+M_EXHAUSTION = "exhaustion_damage"
+M_EXHAUSTION_TURN = "exhaustion_turn"
+M_DRAWN = "cards_drawn"
+M_DEAD = "dead_cards_in_hand"
+M_DAMAGE_PREFIX = "damage_by_turn:"
+
+
+def damage_key(turn: int) -> str:
+    """``damage_by_turn:07``: zero-padded so the sorted metric names run in turn order."""
+    return f"{M_DAMAGE_PREFIX}{turn:02d}"
+
+
+# --- what every game of a run shares -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnmatchedPrepared:
+    """Per-card integer tables, indexed by card index (one extra entry at ``none`` stands for
+    "no card", so ``max(hand, default=none)`` needs no test for an empty hand)."""
+
+    deck: SimDeck
+    pile: tuple[int, ...]
+    names: tuple[str, ...]
+    hero_name: str
+    hero_hp: int
+    opponent_hp: int
+    max_turns: int
+    value: tuple[int, ...]
+    boost: tuple[int, ...]
+    #: a fighter of ours may attack with it (attack/versatile, any value)
+    can_attack: tuple[bool, ...]
+    #: a fighter of ours may play this scheme (line 30)
+    can_scheme: tuple[bool, ...]
+    #: the policy's preference among attacks: 0 = never attacks with it, higher = sooner
+    attack_score: tuple[int, ...]
+    #: the policy's discard order at the hand limit: lower = discarded sooner
+    discard_rank: tuple[int, ...]
+    #: 1 when the policy can never play it (schemes, defense, other fighters', value 0)
+    dead: tuple[int, ...]
+    none: int
+    damage_keys: tuple[str, ...]
+
+
+def best_attack(hand: Iterable[int], prepared: UnmatchedPrepared) -> tuple[int, int] | None:
+    """The policy's attack from these card indexes: (card index, value), or None when no
+    fighter of ours can attack with any of them (also for the Django side's test hands)."""
+    score = prepared.attack_score
+    card = max(hand, key=score.__getitem__, default=prepared.none)
+    return (card, prepared.value[card]) if score[card] else None
+
+
+def _ranked(cards: Iterable[int], key: Callable[[int], Any]) -> dict[int, int]:
+    """Card index -> its position (from 1) in ``key`` order: distinct cards get distinct
+    ranks, so max/min over a hand never depends on the hand's order."""
+    return {card: position for position, card in enumerate(sorted(cards, key=key), start=1)}
+
+
+def _deal(prepared: UnmatchedPrepared, rng: random.Random) -> tuple[list[int], list[int], int]:
+    """The set-up (line 23): the shuffled deck, the opening hand and the exhaustion damage of
+    an opening drawn from a deck of fewer than 5 cards (line 37 holds for any draw)."""
+    deck = list(prepared.pile)
+    rng.shuffle(deck)  # the game's one chance step
+    hand = deck[:OPENING_HAND]
+    return deck, hand, EXHAUSTION_DAMAGE * (OPENING_HAND - len(hand))
+
+
+# --- transcript lines (shared by both paths, so they cannot drift apart) ----------------------
+
+
+def _attack_line(p: UnmatchedPrepared, turn: int, action: int, card: int, opponent: int) -> str:
+    fell = " (defeated)" if opponent <= 0 else ""
+    return (
+        f"T{turn} A{action}: attack with {p.names[card]} ({p.value[card]})"
+        f" → opponent {max(opponent, 0)}{fell}"
+    )
+
+
+def _draw_line(p: UnmatchedPrepared, turn: int, action: int, card: int) -> str:
+    return f"T{turn} A{action}: maneuver, draw {p.names[card]}"
+
+
+def _exhaustion_line(p: UnmatchedPrepared, turn: int, action: int, hp: int) -> str:
+    fell = " (defeated)" if hp <= 0 else ""
+    return (
+        f"T{turn} A{action}: maneuver, deck empty: {EXHAUSTION_DAMAGE} damage"
+        f" → {p.hero_name} {max(hp, 0)}{fell}"
+    )
+
+
+def _scheme_line(p: UnmatchedPrepared, turn: int, action: int, card: int) -> str:
+    return f"T{turn} A{action}: scheme {p.names[card]} (effect not modelled)"
+
+
+def _discard_line(p: UnmatchedPrepared, turn: int, card: int) -> str:
+    return f"T{turn} end: discard {p.names[card]} (hand limit {HAND_LIMIT})"
+
+
+def _record(
+    metrics: Metrics,
+    p: UnmatchedPrepared,
+    *,
+    fell_turn: int,
+    lost: bool,
+    drawn: int,
+    exhaustion: int,
+    exhaustion_turn: int,
+    dead_counts: Sequence[int],
+    damage: Sequence[int],
+) -> None:
+    """One finished game's measures. Counts and sums are added even when 0, so every name is
+    present in every run's metrics."""
+    counts, sums, squares = metrics.counts, metrics.sums, metrics.squares
+    counts[M_FELL] += fell_turn > 0
+    counts[M_NEVER_FELL] += fell_turn == 0
+    counts[M_LOST] += lost
+    counts[M_EXHAUSTED] += exhaustion > 0
+    sums[M_DRAWN] += drawn
+    squares[M_DRAWN] += drawn * drawn
+    sums[M_EXHAUSTION] += exhaustion
+    squares[M_EXHAUSTION] += exhaustion * exhaustion
+    if fell_turn:
+        metrics.observe(M_FALLS_TURN, fell_turn)
+    if exhaustion:
+        metrics.observe(M_EXHAUSTION_TURN, exhaustion_turn)
+    histograms = metrics.histograms
+    dead = histograms.get(M_DEAD)
+    if dead is None:
+        dead = histograms[M_DEAD] = Counter()
+    for count in dead_counts:
+        dead[count] += 1
+    # Damage dealt by the end of each turn; after the game ends it stays where it was, so
+    # every game contributes to every turn and the means per turn are over all games.
+    # This loop is most of a game's cost (Counter items are slower than a dict's): keep it bare.
+    keys = p.damage_keys
+    for key, dealt in zip(keys, damage, strict=False):  # damage: the turns played
+        sums[key] += dealt
+        squares[key] += dealt * dealt
+    final = damage[-1] if damage else 0
+    final_squared = final * final
+    for key in keys[len(damage) :]:
+        sums[key] += final
+        squares[key] += final_squared
+
+
+# --- the state API ---------------------------------------------------------------------------
+
+
+class UnmatchedState(GameState):
+    """One goldfish game step by step: conformance tests, golden transcripts, test hands."""
+
+    def __init__(
+        self, prepared: UnmatchedPrepared, deck: list[int], hand: list[int], exhaustion: int
+    ) -> None:
+        self.prepared = prepared
+        self.deck = deck  # never changed after the set-up: copies may share it
+        self.pos = len(hand)  # the next card to draw
+        self.hand = hand
+        self.turn = 1
+        self.action = 1  # the next action of the turn, 1 or 2
+        self.discarding = False  # the turn's actions are done; the hand is over the limit
+        self.over = False
+        self.opponent_hp = prepared.opponent_hp
+        self.hero_hp = prepared.hero_hp - exhaustion
+        self.drawn = len(hand)
+        self.exhaustion = exhaustion
+        self.exhaustion_turn = 0
+        self.fell_turn = 0
+        self.lost = False
+        self.dead_counts: list[int] = []
+        self.damage: list[int] = []  # damage dealt by the end of each turn
+        if self.hero_hp <= 0:  # only a deck of under 5 cards with a 1-8 HP hero
+            self.turn, self.over, self.lost = 0, True, True
+        else:
+            self._start_turn()
+
+    def copy(self) -> UnmatchedState:
+        clone = object.__new__(UnmatchedState)
+        clone.__dict__.update(self.__dict__)
+        clone.hand = list(self.hand)
+        clone.dead_counts = list(self.dead_counts)
+        clone.damage = list(self.damage)
+        return clone
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[Action]:
+        if self.over:
+            return []
+        distinct = sorted(set(self.hand))
+        if self.discarding:
+            return [(DISCARD, card) for card in distinct]
+        p = self.prepared
+        return [
+            (MANEUVER, -1),  # always possible: from an empty deck it costs HP (line 37)
+            *((ATTACK, card) for card in distinct if p.can_attack[card]),
+            *((SCHEME, card) for card in distinct if p.can_scheme[card]),
+        ]
+
+    def dealt(self) -> int:
+        """Damage dealt so far (overkill not counted: the opponent has only its HP)."""
+        return self.prepared.opponent_hp - max(self.opponent_hp, 0)
+
+    def apply(self, action: Action) -> str:
+        if action not in self.legal_actions():
+            raise ValueError(f"not a legal action now: {action!r}")
+        kind, card = action
+        p = self.prepared
+        if kind == DISCARD:
+            self.hand.remove(card)
+            line = _discard_line(p, self.turn, card)
+            if len(self.hand) <= HAND_LIMIT:
+                self._end_turn()
+            return line
+        turn, number = self.turn, self.action
+        if kind == ATTACK:
+            self.hand.remove(card)
+            self.opponent_hp -= p.value[card]  # line 34 with no defence (line 41)
+            line = _attack_line(p, turn, number, card, self.opponent_hp)
+            if self.opponent_hp <= 0:
+                self.fell_turn = turn
+                self._finish()
+                return line
+        elif kind == SCHEME:
+            self.hand.remove(card)  # line 30: resolve (not modelled), discard
+            line = _scheme_line(p, turn, number, card)
+        elif self.pos < len(self.deck):
+            card = self.deck[self.pos]
+            self.pos += 1
+            self.drawn += 1
+            self.hand.append(card)
+            line = _draw_line(p, turn, number, card)
+        else:
+            self.hero_hp -= EXHAUSTION_DAMAGE
+            self.exhaustion += EXHAUSTION_DAMAGE
+            self.exhaustion_turn = self.exhaustion_turn or turn
+            line = _exhaustion_line(p, turn, number, self.hero_hp)
+            if self.hero_hp <= 0:  # line 38
+                self.lost = True
+                self._finish()
+                return line
+        if number < ACTIONS_PER_TURN:
+            self.action = number + 1
+        elif len(self.hand) > HAND_LIMIT:
+            self.discarding = True
+        else:
+            self._end_turn()
+        return line
+
+    def _start_turn(self) -> None:
+        dead = self.prepared.dead
+        self.dead_counts.append(sum(dead[card] for card in self.hand))
+
+    def _end_turn(self) -> None:
+        self.damage.append(self.dealt())
+        self.discarding = False
+        if self.turn >= self.prepared.max_turns:
+            self.over = True
+            return
+        self.turn += 1
+        self.action = 1
+        self._start_turn()
+
+    def _finish(self) -> None:
+        self.damage.append(self.dealt())
+        self.over = True
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+
+class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
+    slug = GAME.slug
+    version = 1
+    schedule = SCHEDULE
+    max_turns = 60
+    params = ParamSpec(
+        (
+            Param(
+                "opponent_hp",
+                N_("Opponent hero HP"),
+                "int",
+                16,
+                minimum=1,
+                maximum=40,
+                help=N_("The goldfish opponent falls when this much damage is dealt."),
+            ),
+            Param(
+                "max_turns",
+                N_("Turns at most"),
+                "int",
+                30,
+                minimum=1,
+                maximum=60,
+                help=N_("A game still going after this many turns counts as never fell."),
+            ),
+        )
+    )
+    not_modelled = (
+        N_("Movement, the board and ranges: the opponent always stands adjacent to us."),
+        N_("Sidekick positions; the goldfish never damages our hero or sidekicks."),
+        N_("Card effects (immediately, during and after combat)."),
+        N_("Boosts (discarding a card to move further or for an ability)."),
+        N_("Schemes: the policy never plays them, so they count as dead cards."),
+        N_("The opponent's defence: it never plays a defense card."),
+        N_("The opponent's turns: it never attacks or moves."),
+        N_("Heroes' special abilities."),
+    )
+    cites = tuple(f"{DIGEST}:{line}" for line in (23, 26, 27, 30, 31, 32, 34, 36, 37, 38, 41))
+    #: how the results page names each measure (marked for translation)
+    metric_labels = {
+        M_FELL: N_("The opponent fell"),
+        M_NEVER_FELL: N_("The opponent never fell"),
+        M_FALLS_TURN: N_("Turn the opponent falls"),
+        M_LOST: N_("Lost to exhaustion"),
+        M_EXHAUSTED: N_("Took exhaustion damage"),
+        M_EXHAUSTION: N_("Exhaustion damage taken"),
+        M_EXHAUSTION_TURN: N_("Turn of the first exhaustion damage"),
+        M_DRAWN: N_("Cards drawn"),
+        M_DEAD: N_("Dead cards in hand"),
+        M_DAMAGE_PREFIX: N_("Damage dealt by turn"),
+    }
+
+    def deck_problems(self, deck: SimDeck) -> list[str]:
+        problems = []
+        heroes = deck.in_zone(HERO_ZONE)
+        if not heroes:
+            problems.append(N_("The deck has no character card, so it has no hero to play."))
+        elif len(heroes) > 1 or sum(n for _i, n in deck.zones.get(HERO_ZONE, ())) > 1:
+            problems.append(N_("The deck has more than one character card."))
+        elif not _int(heroes[0].attributes.get("hp")):
+            problems.append(N_("The character card has no hero HP."))
+        if deck.size < 1:
+            problems.append(N_("The deck has no action cards to draw."))
+        return problems
+
+    def prepare(self, deck: SimDeck, params: dict[str, Any]) -> UnmatchedPrepared:
+        problems = self.deck_problems(deck)
+        if problems:
+            raise ValueError("; ".join(problems))
+        values = self.params.clean(params)
+        (character,) = deck.in_zone(HERO_ZONE)
+        names = fighter_names(
+            character.name, str(character.attributes.get("sidekick") or ""), character.code
+        )
+        cards = deck.cards
+        value = [_int(c.attributes.get("value")) for c in cards]
+        boost = [_int(c.attributes.get("boost")) for c in cards]
+        own_decks = set(character.attributes.get("printed_in") or ())
+        ours = [_ours(c, names, own_decks) for c in cards]
+        can_attack = [ours[c.index] and c.card_type in ATTACK_TYPES for c in cards]
+        can_scheme = [ours[c.index] and c.card_type == SCHEME for c in cards]
+        playable = [i for i, ok in enumerate(can_attack) if ok and value[i] > 0]
+        # sooner: higher value, then lower boost; the index only makes every rank distinct
+        attack_rank = _ranked(playable, lambda i: (value[i], -boost[i], -i))
+        # discarded sooner: never playable, then lower value; lower boost within each
+        discard_order = _ranked(
+            range(len(cards)), lambda i: (value[i] if i in attack_rank else -1, boost[i], i)
+        )
+        none = len(cards)
+        max_turns = int(values["max_turns"])
+        return UnmatchedPrepared(
+            deck=deck,
+            pile=tuple(deck.pile()),
+            names=tuple(c.name for c in cards),
+            hero_name=character.name,
+            hero_hp=_int(character.attributes.get("hp")),
+            opponent_hp=int(values["opponent_hp"]),
+            max_turns=max_turns,
+            value=(*value, 0),
+            boost=(*boost, 0),
+            can_attack=(*can_attack, False),
+            can_scheme=(*can_scheme, False),
+            attack_score=(*(attack_rank.get(i, 0) for i in range(none)), 0),
+            discard_rank=(*(discard_order[i] for i in range(none)), none + 1),
+            dead=(*(int(i not in attack_rank) for i in range(none)), 0),
+            none=none,
+            damage_keys=tuple(damage_key(t) for t in range(1, max_turns + 1)),
+        )
+
+    def new_game(
+        self, prepared: UnmatchedPrepared, params: dict[str, Any], rng: random.Random
+    ) -> UnmatchedState:
+        deck, hand, exhaustion = _deal(prepared, rng)
+        return UnmatchedState(prepared, deck, hand, exhaustion)
+
+    def choose(self, state: UnmatchedState) -> Action:
+        p = state.prepared
+        if state.discarding:
+            return (DISCARD, min(state.hand, key=p.discard_rank.__getitem__))
+        attack = best_attack(state.hand, p)
+        return (ATTACK, attack[0]) if attack else (MANEUVER, -1)
+
+    def record(self, state: UnmatchedState, metrics: Metrics) -> None:
+        _record(
+            metrics,
+            state.prepared,
+            fell_turn=state.fell_turn,
+            lost=state.lost,
+            drawn=state.drawn,
+            exhaustion=state.exhaustion,
+            exhaustion_turn=state.exhaustion_turn,
+            dead_counts=state.dead_counts,
+            damage=state.damage,
+        )
+
+    def play(
+        self,
+        prepared: UnmatchedPrepared,
+        params: dict[str, Any],
+        rng: random.Random,
+        metrics: Metrics,
+        transcript: list[str] | None = None,
+    ) -> None:
+        """The policy's game as one loop over ints: the same game as ``new_game`` + ``choose``
+        + ``apply`` (tests compare them), without the state object or the legality checks."""
+        p = prepared
+        deck, hand, exhaustion = _deal(p, rng)
+        # bound once: a method lookup per line only when a transcript is wanted
+        out = transcript.append if transcript is not None else None
+        size = len(deck)
+        pos = len(hand)  # the next card to draw: also the cards drawn so far
+        hp = p.hero_hp - exhaustion
+        opponent = start_hp = p.opponent_hp
+        score = p.attack_score.__getitem__
+        rank = p.discard_rank.__getitem__
+        value = p.value
+        dead = p.dead
+        # The hand in two lists: the cards the policy may attack with, and the dead ones it
+        # never plays. The dead count is then a length, the best attack a max over a few
+        # cards, and the discard the same card as the state's (every dead card ranks below
+        # every playable one in discard_rank).
+        attacks = [card for card in hand if not dead[card]]
+        stuck = [card for card in hand if dead[card]]
+        dead_counts: list[int] = []
+        damage: list[int] = []
+        fell_turn = exhaustion_turn = 0
+        lost = hp <= 0
+        ended = lost
+        turn = 1
+        while not ended:
+            dead_counts.append(len(stuck))
+            for number in (1, 2):  # ACTIONS_PER_TURN
+                if attacks:
+                    card = max(attacks, key=score)
+                    attacks.remove(card)
+                    opponent -= value[card]
+                    if out is not None:
+                        out(_attack_line(p, turn, number, card, opponent))
+                    if opponent <= 0:
+                        fell_turn = turn
+                        ended = True
+                        break
+                elif pos < size:
+                    card = deck[pos]
+                    pos += 1
+                    if dead[card]:
+                        stuck.append(card)
+                    else:
+                        attacks.append(card)
+                    if out is not None:
+                        out(_draw_line(p, turn, number, card))
+                else:
+                    hp -= EXHAUSTION_DAMAGE
+                    exhaustion += EXHAUSTION_DAMAGE
+                    exhaustion_turn = exhaustion_turn or turn
+                    if out is not None:
+                        out(_exhaustion_line(p, turn, number, hp))
+                    if hp <= 0:
+                        lost = ended = True
+                        break
+            if not ended:
+                while len(attacks) + len(stuck) > HAND_LIMIT:
+                    pile = stuck or attacks
+                    card = min(pile, key=rank)
+                    pile.remove(card)
+                    if out is not None:
+                        out(_discard_line(p, turn, card))
+            damage.append(start_hp - (opponent if opponent > 0 else 0))
+            if turn >= p.max_turns:
+                break
+            turn += 1
+        _record(
+            metrics,
+            p,
+            fell_turn=fell_turn,
+            lost=lost,
+            drawn=pos,
+            exhaustion=exhaustion,
+            exhaustion_turn=exhaustion_turn,
+            dead_counts=dead_counts,
+            damage=damage,
+        )
+
+
+def _int(raw: Any) -> int:
+    """An attribute as a whole number (absent or malformed: 0)."""
+    try:
+        return int(raw or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _ours(card: SimCard, names: Sequence[str], own_decks: set[str]) -> bool:
+    fighter = str(card.attributes.get("fighter") or "")
+    in_own_deck = bool(own_decks & set(card.attributes.get("printed_in") or ()))
+    return is_ours((fighter,), names, in_own_deck=in_own_deck)
+
+
+ENGINE = UnmatchedEngine()
