@@ -24,7 +24,6 @@ RESERVED_USERNAMES = frozenset(
     {"me", "login", "logout", "signup", "password", "reset", "token", "admin", "api"}
 )
 
-EMAIL_TAKEN = _("A player with that e-mail address already exists.")
 USERNAME_RESERVED = _("That name is reserved. Please choose another.")
 
 
@@ -51,7 +50,7 @@ class BootstrapMixin:
 
 
 class SignupForm(BootstrapMixin, UserCreationForm):
-    """Username, e-mail (required, unique) and the password twice."""
+    """Username, e-mail (required) and the password twice; the e-mail is confirmed by mail."""
 
     email = forms.EmailField(
         label=_("E-mail address"),
@@ -72,12 +71,9 @@ class SignupForm(BootstrapMixin, UserCreationForm):
         return username
 
     def clean_email(self) -> str:
-        email: str = self.cleaned_data["email"]
-        email = get_user_model().objects.normalize_email(email)
-        # Case-insensitive, as password reset looks players up by e-mail case-insensitively.
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(EMAIL_TAKEN, code="unique")
-        return email
+        # No "already registered" error here: that would tell anyone who owns an address.
+        # accounts.services.signup_request mails the address's owner instead.
+        return get_user_model().objects.normalize_email(self.cleaned_data["email"])
 
 
 class LoginForm(BootstrapMixin, AuthenticationForm):

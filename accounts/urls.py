@@ -54,6 +54,8 @@ password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup-sent"),
+    path("signup/confirm/<uidb64>/<token>/", views.signup_confirm, name="signup-confirm"),
     path("login/", bad_request_when_invalid(login_view), name="login"),
     path("logout/", logout_view, name="logout"),
     path("password/change/", bad_request_when_invalid(password_change), name="password-change"),

@@ -62,12 +62,43 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            login(request, user)
-            messages.success(request, _("Welcome to DeckLab, %(name)s.") % {"name": user})
-            return redirect("accounts:profile", username=user.get_username())
+            # hashed on both paths (new address or not), so the time taken does not tell either
+            candidate = form.save(commit=False)
+            try:
+                services.signup_request(
+                    candidate=candidate, base_url=request.build_absolute_uri("/").rstrip("/")
+                )
+            except services.UsernameTaken:
+                form.add_error(
+                    "username", form.instance.unique_error_message(type(candidate), ("username",))
+                )
+            else:
+                return redirect("accounts:signup-sent")
         return render(request, "accounts/signup.html", {"form": form}, status=400)
     return render(request, "accounts/signup.html", {"form": SignupForm()})
+
+
+@require_safe
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html")
+
+
+@csrf_protect
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup_confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """A page with one button: mail scanners that open links must not confirm by a GET."""
+    user = services.signup_confirmable(uidb64=uidb64, token=token)
+    if user is None:
+        return render(request, "accounts/signup_confirm.html", {"valid": False}, status=400)
+    if request.method != "POST":
+        return render(request, "accounts/signup_confirm.html", {"valid": True, "player": user})
+    if not services.signup_confirm(user=user):
+        return render(request, "accounts/signup_confirm.html", {"valid": False}, status=400)
+    # two backends (axes, then the model one): name the one that knows this user
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Welcome to DeckLab, %(name)s.") % {"name": user})
+    return redirect("accounts:profile", username=user.get_username())
 
 
 @dataclass(frozen=True)

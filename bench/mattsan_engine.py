@@ -21,19 +21,19 @@ import os
 import platform
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _engines import pin_to_one_cpu, round_rates, state_api_rate  # noqa: E402
+
 from games.mattsan.engine import ENGINE  # noqa: E402
 from games.mattsan.golden import GOLDEN_DECK  # noqa: E402
 from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
-from simulator.engine.engine import Engine, run_games  # noqa: E402
-from simulator.engine.metrics import Metrics, summarise  # noqa: E402
-from simulator.engine.rng import game_rng  # noqa: E402
+from simulator.engine.engine import run_games  # noqa: E402
+from simulator.engine.metrics import summarise  # noqa: E402
 
 TARGET = 5_000
 CATALOG = ROOT / "games" / "mattsan" / "catalog.json"
@@ -58,31 +58,8 @@ def starter() -> SimDeck:
 
 def rates(deck: SimDeck, params: dict[str, Any], games: int, rounds: int) -> tuple[float, float]:
     """The median round's games per second of CPU time, and of wall-clock time."""
-    cpu: list[float] = []
-    wall: list[float] = []
-    for round_ in range(rounds):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        run_games(ENGINE, deck, params, run_seed=round_ + 1, start=0, count=games)
-        cpu.append(games / (time.process_time() - started_cpu))
-        wall.append(games / (time.perf_counter() - started))
+    cpu, wall = round_rates(ENGINE, deck, params, games, rounds)
     return statistics.median(cpu), statistics.median(wall)
-
-
-def state_api_rate(deck: SimDeck, params: dict[str, Any], games: int) -> float:
-    prepared = ENGINE.prepare(deck, params)
-    metrics = Metrics()
-    started = time.process_time()
-    for index in range(games):
-        Engine.play(ENGINE, prepared, params, game_rng(1, index), metrics)
-    return games / (time.process_time() - started)
-
-
-def pin_to_one_cpu() -> str:
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned"
-    cpu = sorted(os.sched_getaffinity(0))[-1]
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu}"
 
 
 def main() -> None:
@@ -111,7 +88,7 @@ def main() -> None:
         rate, wall = rates(deck, params, args.games, args.rounds)
         if index < 2:  # the target is for the default parameters
             worst = min(worst, rate)
-        slow = state_api_rate(deck, params, max(1, args.games // 10))
+        slow = state_api_rate(ENGINE, deck, params, max(1, args.games // 10))
         summary = summarise(run_games(ENGINE, deck, params, run_seed=9, start=0, count=2000))
         won = summary["rates"]["win_line_up_defeated"]["value"]
         print(

@@ -24,19 +24,19 @@ import os
 import platform
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _engines import pin_to_one_cpu, round_rates, state_api_rate  # noqa: E402
+
 from games.monster_hunter.engine import ENGINE  # noqa: E402
 from games.monster_hunter.golden import GOLDEN_DECK  # noqa: E402
 from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
-from simulator.engine.engine import Engine, run_games  # noqa: E402
-from simulator.engine.metrics import Metrics, summarise  # noqa: E402
-from simulator.engine.rng import game_rng  # noqa: E402
+from simulator.engine.engine import run_games  # noqa: E402
+from simulator.engine.metrics import summarise  # noqa: E402
 
 TARGET = 5_000
 CATALOG = ROOT / "games" / "monster_hunter" / "catalog.json"
@@ -66,31 +66,8 @@ def rates(
     deck: SimDeck, params: dict[str, Any], games: int, repeats: int
 ) -> tuple[list[float], float]:
     """Games per second of CPU time for each round, and the best wall-clock rate."""
-    cpu: list[float] = []
-    wall = float("inf")
-    for repeat in range(repeats):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        run_games(ENGINE, deck, params, run_seed=repeat + 1, start=0, count=games)
-        cpu.append(games / (time.process_time() - started_cpu))
-        wall = min(wall, time.perf_counter() - started)
-    return cpu, games / wall
-
-
-def state_api_rate(deck: SimDeck, params: dict[str, Any], games: int) -> float:
-    prepared = ENGINE.prepare(deck, params)
-    metrics = Metrics()
-    started = time.process_time()
-    for index in range(games):
-        Engine.play(ENGINE, prepared, params, game_rng(1, index), metrics)
-    return games / (time.process_time() - started)
-
-
-def pin_to_one_cpu() -> str:
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned"
-    cpu = sorted(os.sched_getaffinity(0))[-1]
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu}"
+    cpu, wall = round_rates(ENGINE, deck, params, games, repeats)
+    return cpu, max(wall)
 
 
 def main() -> None:
@@ -119,7 +96,7 @@ def main() -> None:
         median = statistics.median(rounds)
         if judged:
             worst = min(worst, median)
-        slow = state_api_rate(deck, params, max(1, args.games // 10))
+        slow = state_api_rate(ENGINE, deck, params, max(1, args.games // 10))
         summary = summarise(run_games(ENGINE, deck, params, run_seed=9, start=0, count=2000))
         reached = summary["distributions"].get("hr_reached_turn", {}).get("mean", {})
         shown = ", ".join(f"{r:,.0f}" for r in rounds)

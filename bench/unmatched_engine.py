@@ -20,7 +20,6 @@ import argparse
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +31,15 @@ import django  # noqa: E402
 
 django.setup()
 
+from _engines import pin_to_one_cpu, round_rates, state_api_rate  # noqa: E402
+
 from catalog.importers.service import bundles_from_path  # noqa: E402
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts  # noqa: E402
 from games.unmatched.engine import ENGINE  # noqa: E402
 from simulator.decks import sim_deck_from_facts  # noqa: E402
 from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
-from simulator.engine.engine import Engine, run_games  # noqa: E402
-from simulator.engine.metrics import Metrics, summarise  # noqa: E402
-from simulator.engine.rng import game_rng  # noqa: E402
+from simulator.engine.engine import run_games  # noqa: E402
+from simulator.engine.metrics import summarise  # noqa: E402
 
 TARGET = 10_000
 CATALOG = ROOT / "games" / "unmatched" / "catalog.json"
@@ -105,30 +105,8 @@ def fast_rate(
     deck: SimDeck, params: dict[str, Any], games: int, repeats: int
 ) -> tuple[float, float]:
     """Games per second of CPU time and of wall-clock time, each the best of the repeats."""
-    cpu = wall = float("inf")
-    for repeat in range(repeats):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        run_games(ENGINE, deck, params, run_seed=repeat + 1, start=0, count=games)
-        cpu = min(cpu, time.process_time() - started_cpu)
-        wall = min(wall, time.perf_counter() - started)
-    return games / cpu, games / wall
-
-
-def state_api_rate(deck: SimDeck, params: dict[str, Any], games: int) -> float:
-    prepared = ENGINE.prepare(deck, params)
-    metrics = Metrics()
-    started = time.process_time()
-    for index in range(games):
-        Engine.play(ENGINE, prepared, params, game_rng(1, index), metrics)
-    return games / (time.process_time() - started)
-
-
-def pin_to_one_cpu() -> str:
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned"
-    cpu = sorted(os.sched_getaffinity(0))[-1]
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu}"
+    cpu, wall = round_rates(ENGINE, deck, params, games, repeats)
+    return max(cpu), max(wall)
 
 
 def main() -> None:
@@ -151,7 +129,7 @@ def main() -> None:
     for label, deck, params in cases:
         rate, wall = fast_rate(deck, params, args.games, args.repeats)
         worst = min(worst, rate)
-        slow = state_api_rate(deck, params, max(1, args.games // 10))
+        slow = state_api_rate(ENGINE, deck, params, max(1, args.games // 10))
         summary = summarise(run_games(ENGINE, deck, params, run_seed=9, start=0, count=2000))
         falls = summary["distributions"].get("opponent_falls_turn", {}).get("mean", {})
         print(

@@ -1,7 +1,9 @@
 """Card filters shared by the catalog pages and the API (django-filter).
 
-Each game gets its own FilterSet class: the generic filters (name search in ja/en, type, set,
-demo) plus one filter per facet the game declares (``GameSpec.facets``). Built once per game.
+Each game gets its own FilterSet class: the search language (``q``, ``catalog.query``), the
+generic filters (type, set, demo) plus one filter per facet the game declares
+(``GameSpec.facets``). Built once per game. A ``q`` that does not parse, or names a field the
+game lacks, is a form error on ``q`` pointing at the position.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Card, Printing
-from catalog.search import normalise
+from catalog.query.compile import CompiledQuery, SearchContext, compile_query, order_cards
+from catalog.query.errors import QueryError
+from catalog.query.syntax import MAX_QUERY_LENGTH as MAX_LANGUAGE_LENGTH
+from catalog.search import fold
 from catalog.spec import Facet, GameSpec, get_game
 
 MAX_QUERY_LENGTH = 100
@@ -30,7 +35,7 @@ SORT_CHOICES = (
 
 def name_search(queryset: QuerySet[Card], text: str) -> QuerySet[Card]:
     """Cards whose Japanese or English name contains every word of ``text``."""
-    for word in normalise(text[:MAX_QUERY_LENGTH]).split():
+    for word in fold(text[:MAX_QUERY_LENGTH]).split():
         queryset = queryset.filter(search_key__contains=word)
     return queryset
 
@@ -103,7 +108,11 @@ def _facet_filters(facet: Facet) -> dict[str, django_filters.Filter]:
 
 
 class CardFilterBase(django_filters.FilterSet):
-    q = django_filters.CharFilter(label=_("Name (Japanese or English)"), method="filter_name")
+    q = django_filters.CharFilter(
+        label=_("Search (names, or fields such as type:attack)"),
+        method="filter_name",
+        max_length=MAX_LANGUAGE_LENGTH,
+    )
     set = django_filters.CharFilter(label=_("Set code"), method="filter_on_printing")
     demo = django_filters.BooleanFilter(
         field_name="is_demo", label=_("Demo cards"), widget=forms.NullBooleanSelect
@@ -118,9 +127,31 @@ class CardFilterBase(django_filters.FilterSet):
         "set": lambda v: Q(card_set__code=v) if v else None
     }
 
+    #: the game whose fields ``q`` may name (None: the fields every game shares)
+    game_slug: ClassVar[str | None] = None
+    #: set by the caller before reading ``qs``: what is:owned and in:deck mean here
+    context: SearchContext | None = None
+    compiled: CompiledQuery | None = None
+    query_error: QueryError | None = None
+
     class Meta:
         model = Card
         fields: list[str] = []
+
+    def is_valid(self) -> bool:
+        valid = bool(super().is_valid())
+        text = self.form.cleaned_data.get("q") if valid else None
+        if valid and text and self.compiled is None:
+            try:
+                # the FilterSet lists cards; callers that show printings compile again
+                self.compiled = compile_query(
+                    text, slug=self.game_slug, context=self.context, per_printing=False
+                )
+            except QueryError as exc:
+                self.form.add_error("q", str(exc))
+                self.query_error = exc
+                return False
+        return valid
 
     def filter_on_printing(self, queryset: QuerySet[Card], name: str, value: Any) -> QuerySet[Card]:
         return queryset  # collected by filter_queryset into one printing condition
@@ -137,10 +168,14 @@ class CardFilterBase(django_filters.FilterSet):
             # EXISTS rather than a join: no duplicate cards, and one printing meets them all.
             printings = Printing.objects.filter(card=OuterRef("pk")).filter(*conditions)
             queryset = queryset.filter(Exists(printings))
+        if self.compiled is not None and self.compiled.order is not None:
+            queryset = order_cards(queryset, self.compiled, slug=self.game_slug)
         return queryset
 
     def filter_name(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
-        return name_search(queryset, value) if value else queryset
+        if not value or self.compiled is None:
+            return queryset
+        return queryset.filter(self.compiled.condition)
 
     def filter_sort(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return sort_cards(queryset, value)
@@ -176,15 +211,17 @@ def _card_filterset(slug: str) -> type[CardFilterBase]:
         if facet.on == "printing":
             printing_conditions.update(_conditions(facet))
     attrs["printing_conditions"] = printing_conditions
+    attrs["game_slug"] = spec.slug
     name = "".join(part.title() for part in spec.slug.split("-")) + "CardFilter"
     return type(name, (CardFilterBase,), attrs)
 
 
 def apply_card_filters(
-    spec: GameSpec, queryset: QuerySet[Card], params: Any
+    spec: GameSpec, queryset: QuerySet[Card], params: Any, context: SearchContext | None = None
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     """Filter ``queryset`` with the game's FilterSet; invalid params are ignored, not fatal."""
     filterset = card_filterset_for(spec)(params, queryset=queryset)
+    filterset.context = context
     if filterset.is_valid():
         return filterset.qs, filterset
     return queryset.none() if filterset.errors else queryset, filterset

@@ -1,7 +1,9 @@
 """Name search keys: one normalised string per card so ja and en names match loosely.
 
 NFKC folds full-width letters and half-width kana; katakana is folded to hiragana so that
-「もんすたー」 finds 「モンスター」; case is folded for Latin names.
+「もんすたー」 finds 「モンスター」; case is folded for Latin names. The search key (and the
+search language's words, ``fold``) also drop punctuation, so 「ナイト・ガード」 and
+「ナイトガード」, "X-Men" and "xmen" find each other.
 """
 
 from __future__ import annotations
@@ -20,5 +22,10 @@ def normalise(text: str) -> str:
     )
 
 
+def fold(text: str) -> str:
+    """``normalise`` less punctuation (Unicode category P*: ・ - . ' 「」 and the like)."""
+    return "".join(ch for ch in normalise(text) if not unicodedata.category(ch).startswith("P"))
+
+
 def search_key(*names: str) -> str:
-    return " | ".join(normalise(name) for name in names if name)
+    return " | ".join(fold(name) for name in names if name)

@@ -26,6 +26,8 @@ from django.db.models.functions import Coalesce, Length, LPad
 
 from catalog.filters import CardFilterBase, apply_card_filters
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.query.compile import CompiledQuery, SearchContext, compile_query, order_cards
+from catalog.query.suggest import near_names
 from catalog.spec import GameSpec, get_game, is_game
 
 # Collector numbers are text ("9", "10", "UM01-012"); padding them makes "9" sort before "10".
@@ -138,22 +140,52 @@ def _with_printings(
 
 
 def _filter_cards(
-    spec: GameSpec, queryset: QuerySet[Card], params: Any, default_sort: str
+    spec: GameSpec,
+    queryset: QuerySet[Card],
+    params: Any,
+    default_sort: str,
+    context: SearchContext | None = None,
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     # The shared filters test printing facets with EXISTS, so no card is listed twice.
-    return apply_card_filters(spec, queryset, _with_default_sort(params, default_sort))
+    return apply_card_filters(spec, queryset, _with_default_sort(params, default_sort), context)
 
 
 def card_search(
-    *, game: Game, params: Any, default_sort: str = "name"
+    *, game: Game, params: Any, default_sort: str = "name", context: SearchContext | None = None
 ) -> tuple[QuerySet[Card], CardFilterBase]:
-    """The game's cards filtered by ``params`` (name in ja or en, type, facets, sort)."""
+    """The game's cards filtered by ``params`` (the search language in ``q``, type, facets,
+    sort)."""
     spec = get_game(game.slug)
     base = Card.objects.filter(game=game, owner__isnull=True).annotate(
         first_number=_first_number(card_set=None)
     )
-    cards, filterset = _filter_cards(spec, base, params, default_sort)
+    cards, filterset = _filter_cards(spec, base, params, default_sort, context)
     return _with_printings(cards, card_set=None), filterset
+
+
+def printing_search(
+    *, game: Game, query: str, context: SearchContext | None = None
+) -> tuple[QuerySet[Printing], CompiledQuery]:
+    """One row per printing (the search language's ``unique:prints``), in set and number
+    order unless the query sorts; ``QueryError`` for a query that does not compile."""
+    compiled = compile_query(query, slug=game.slug, context=context, per_printing=True)
+    printings = (
+        Printing.objects.filter(compiled.condition, card__game=game, card__owner__isnull=True)
+        .select_related("card__game", "card_set")
+        .order_by(
+            "card_set__release_date",
+            "card_set__code",
+            Length("collector_number"),
+            "collector_number",
+            "pk",
+        )
+    )
+    return order_cards(printings, compiled, slug=game.slug), compiled
+
+
+def near_cards(*, game: Game, words: tuple[str, ...]) -> list[Card]:
+    """The game's public cards whose names are close to ``words`` (a search found nothing)."""
+    return near_names(Card.objects.filter(game=game, owner__isnull=True), words)
 
 
 def set_get(*, game_slug: str, code: str) -> CardSet | None:
@@ -167,7 +199,11 @@ def set_get(*, game_slug: str, code: str) -> CardSet | None:
 
 
 def set_cards(
-    *, card_set: CardSet, params: Any, default_sort: str = "number"
+    *,
+    card_set: CardSet,
+    params: Any,
+    default_sort: str = "number",
+    context: SearchContext | None = None,
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     """The cards printed in ``card_set``, filtered and sorted by ``params``.
 
@@ -175,11 +211,12 @@ def set_cards(
     ``shown_printings`` (its printings in this set).
     """
     spec = get_game(card_set.game.slug)
-    in_set = Printing.objects.filter(card_set=card_set).values("card_id")
-    base = Card.objects.filter(pk__in=Subquery(in_set)).annotate(
+    # EXISTS, not pk IN (subquery): the planner can drive it from the set's printings
+    in_set = Printing.objects.filter(card_set=card_set, card=OuterRef("pk"))
+    base = Card.objects.filter(Exists(in_set), game_id=card_set.game_id).annotate(
         first_number=_first_number(card_set=card_set)
     )
-    cards, filterset = _filter_cards(spec, base, params, default_sort)
+    cards, filterset = _filter_cards(spec, base, params, default_sort, context)
     conditions = _printing_conditions(filterset)
     if conditions:
         # The shared filters match a printing in any set; on a set's page the printing that
@@ -195,11 +232,15 @@ def _printing_conditions(filterset: CardFilterBase) -> list[Q]:
     if not filterset.is_valid():
         return []
     data = filterset.form.cleaned_data
-    return [
+    found = [
         condition
         for name, make in filterset.printing_conditions.items()
         if name != "set" and (condition := make(data.get(name))) is not None
     ]
+    if filterset.compiled is not None:
+        # the query's own printing fields (boost:3) at its top level
+        found.extend(filterset.compiled.printing_conditions)
+    return found
 
 
 def set_products(*, card_set: CardSet) -> list[Product]:

@@ -24,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from catalog.importers.jobs import catalog_import_job_submit
 from catalog.models import CatalogImportJob
 from catalog.spec import all_games
+from decklab import safe_input
 
 ALLOWED_SUFFIXES = (".csv", ".json")
 RECENT_JOBS = 10
@@ -80,6 +81,11 @@ class CatalogUploadForm(forms.Form):
             raise ValidationError(NOT_UTF8, code="encoding", params={"byte": exc.start}) from exc
         if not text.strip():
             raise ValidationError(EMPTY_FILE, code="empty")
+        try:
+            # the job stores the text in PostgreSQL, which refuses NUL characters
+            safe_input.check_text(text)
+        except safe_input.UnsafeInput as exc:
+            raise ValidationError(str(exc), code="nul") from exc
         self.text = text
         return upload
 

@@ -8,6 +8,7 @@ app_name = "catalog"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search/", views.search_help, name="search-help"),
     path("games/<slug:game>/", views.game_detail, name="game"),
     path("games/<slug:game>/sets/<slug:code>/", views.set_detail, name="set"),
     path("games/<slug:game>/cards/<slug:code>/", views.card_detail, name="card"),

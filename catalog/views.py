@@ -5,7 +5,7 @@ Views stay thin: reads live in ``catalog.selectors``; each page costs a fixed nu
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
@@ -16,9 +16,12 @@ from django.views.decorators.http import require_safe
 
 from catalog import selectors
 from catalog.attributes import described
-from catalog.models import Card, Printing
-from catalog.spec import get_game
-from collection.selectors import card_copies
+from catalog.models import Card, Game, Printing
+from catalog.query.context import search_context
+from catalog.query.errors import QueryError
+from catalog.query.fields import COMMON_FIELDS, game_fields
+from catalog.spec import all_games, get_game
+from games.official import official_product
 
 CARDS_PER_PAGE = 60
 T = TypeVar("T")
@@ -51,11 +54,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     found = _or_404(selectors.game_get(slug=game))
     query = request.GET.get("q", "").strip()
-    page = None
+    context: dict[str, Any] = {"game": found, "spec": get_game(found.slug), "query": query}
     if query:
-        cards, _filterset = selectors.card_search(game=found, params=request.GET)
-        page = _page(request, cards)
-    context = {"game": found, "spec": get_game(found.slug), "query": query, "page": page}
+        context.update(_search(request, found))
     if _wants_results_only(request):
         response = render(request, "catalog/_search_results.html", context)
     else:
@@ -66,10 +67,38 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     return response
 
 
+def _search(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game page's search: its results page (cards, or printings for ``unique:prints``),
+    the query's error (position and "did you mean") or near names when nothing matched."""
+    search = search_context(user=request.user)
+    cards, filterset = selectors.card_search(game=game, params=request.GET, context=search)
+    if filterset.query_error is not None:
+        return {"page": None, **_error_context(filterset.query_error, request.GET.get("q", ""))}
+    rows: QuerySet[Any] = cards
+    compiled = filterset.compiled
+    if compiled is not None and compiled.wants_printings:
+        rows, compiled = selectors.printing_search(
+            game=game, query=request.GET.get("q", ""), context=search
+        )
+    page: Page[Any] = Paginator(rows, CARDS_PER_PAGE).get_page(request.GET.get("page"))
+    found: dict[str, Any] = {"page": page, "per_printing": bool(compiled and compiled.per_printing)}
+    if not page.paginator.count and compiled is not None and compiled.words:
+        found["near_cards"] = selectors.near_cards(game=game, words=compiled.words)
+    return found
+
+
+def _error_context(error: QueryError | None, text: str) -> dict[str, Any]:
+    if error is None:
+        return {}
+    return {"query_error": error, "query_error_parts": error.parts(text.strip())}
+
+
 @require_safe
 def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
     card_set = _or_404(selectors.set_get(game_slug=game, code=code))
-    cards, filterset = selectors.set_cards(card_set=card_set, params=request.GET)
+    cards, filterset = selectors.set_cards(
+        card_set=card_set, params=request.GET, context=search_context(user=request.user)
+    )
     context = {
         "game": card_set.game,
         "spec": get_game(game),
@@ -77,6 +106,7 @@ def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         "filterset": filterset,
         "page": _page(request, cards),
     }
+    context.update(_error_context(filterset.query_error, request.GET.get("q", "")))
     if _wants_results_only(request):
         response = render(request, "catalog/_set_results.html", context)
     else:
@@ -102,9 +132,6 @@ def card_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         ],
         "products": detail.products,
         "face_printings": _one_per_variant(detail.printings),
-        "my_copies": card_copies(owner=request.user, card=card)
-        if request.user.is_authenticated
-        else None,
     }
     return render(request, "catalog/card.html", context)
 
@@ -119,6 +146,15 @@ def _one_per_variant(printings: list[Printing]) -> list[Printing | None]:
 
 
 @require_safe
+def search_help(request: HttpRequest) -> HttpResponse:
+    """The search language's help: the shared fields, then each game's fields with examples."""
+    games = [(spec, game_fields(spec.slug)) for spec in all_games()]
+    return render(
+        request, "catalog/search_help.html", {"common": COMMON_FIELDS.items(), "games": games}
+    )
+
+
+@require_safe
 def product_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
     detail = _or_404(selectors.product_get(game_slug=game, code=code))
     context = {
@@ -127,5 +163,7 @@ def product_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         "product": detail.product,
         "zones": detail.zones,
         "total": detail.total,
+        # the game's data on its official products: notes where our list differs, choices
+        "official": official_product(game, code),
     }
     return render(request, "catalog/product.html", context)

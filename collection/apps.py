@@ -10,3 +10,11 @@ class CollectionConfig(AppConfig):
     name = "collection"
     verbose_name = _("Collection")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # the card search's is:owned, is:missing and in:deck come from here (the catalog and
+        # the decks app, which this app builds on, never import it)
+        from catalog.query.context import register_search_context
+        from collection.search import search_context_for
+
+        register_search_context(lambda user, deck: search_context_for(user=user, deck=deck))

@@ -57,6 +57,13 @@ class ImportForm(forms.Form):
         strip=False,
     )
 
+    typed = forms.CharField(
+        label=_("…or type a list, one card per line (3 Flame Fox (MT1) 001)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=MAX_BYTES,
+    )
+
     def __init__(self, *args: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         game = self.fields["game"]
@@ -73,8 +80,11 @@ class ImportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        if not cleaned.get("file") and not cleaned.get("text"):
-            raise forms.ValidationError(_("Choose a CSV file or paste its text."))
+        given = [k for k in ("file", "text", "typed") if cleaned.get(k)]
+        if len(given) != 1:
+            raise forms.ValidationError(
+                _("Choose a CSV file, paste its text or type a list: one of the three.")
+            )
         return cleaned
 
 

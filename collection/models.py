@@ -7,6 +7,8 @@ Nothing changes a quantity without a ``CollectionChange`` row saying so.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -177,6 +179,11 @@ class CollectionChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.quantity_before}→{self.quantity_after}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("The collection's change log is append-only.")
+        super().save(*args, **kwargs)
 
     @property
     def delta(self) -> int:

@@ -12,10 +12,10 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 
 from catalog.models import Card, CardSet, Game, Printing
-from catalog.search import normalise
 from collection.models import CollectionItem, CollectionSettings, DeckBuild, WishlistItem
 from collection.report import DeckReport, deck_collection_report
 from decks.models import Deck
+from games import registry
 
 SORTS = {
     "name": ("printing__card__name_en", "printing__card__name_ja", "id"),
@@ -79,12 +79,29 @@ def collection_items(*, owner: Any, filters: Mapping[str, str]) -> QuerySet[Coll
     if filters.get("tag"):
         items = items.filter(tags__contains=[filters["tag"]])
     if filters.get("q"):
-        items = items.filter(printing__card__search_key__contains=normalise(filters["q"]))
+        items = _searched(items, owner=owner, text=filters["q"], game=filters.get("game"))
     if filters.get("trade") in ("1", "true"):
         items = items.filter(trade_quantity__gt=0)
     # recently changed first by default: the (owner, -updated_at) index pages through any
     # number of items without sorting them all
     return items.order_by(*SORTS.get(filters.get("sort", ""), SORTS["recent"]))
+
+
+def _searched(
+    items: QuerySet[CollectionItem], *, owner: Any, text: str, game: str | None
+) -> QuerySet[CollectionItem]:
+    """``q``: the card search language on the items' printings (a game's own fields need its
+    slug; without one, the fields every game shares). ``QueryError`` for a mistake."""
+    from catalog.query.compile import compile_query
+    from collection.search import search_context_for
+
+    slug = game if game and registry.is_game(game) else None
+    compiled = compile_query(
+        text, slug=slug, context=search_context_for(user=owner), per_printing=True
+    )
+    if not compiled.condition:
+        return items
+    return items.filter(printing__in=Printing.objects.filter(compiled.condition))
 
 
 @dataclass(frozen=True)
@@ -214,3 +231,12 @@ __all__ = [
     "set_missing_cards",
     "wishlist",
 ]
+
+
+def trade_list(*, owner: Any) -> QuerySet[CollectionItem]:
+    """The items a player marked for trade (some copies of it), for their public profile."""
+    return (
+        CollectionItem.objects.filter(owner=owner, trade_quantity__gt=0)
+        .select_related("printing__card__game", "printing__card_set")
+        .order_by("printing__card__game__sort_order", "printing__card__name_en", "pk")
+    )

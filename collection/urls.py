@@ -24,6 +24,7 @@ urlpatterns: list[URLPattern] = [
     path("wishlist/<int:wish_id>/", views.wish_quantity, name="wish-quantity"),
     path("decks/<str:public_id>/wish-missing/", views.deck_wish_missing, name="deck-wish-missing"),
     path("decks/<str:public_id>/build/", views.deck_build, name="deck-build"),
+    path("players/<str:username>/trades/", views.player_trades, name="trades"),
     path("<slug:game>/", views.game_page, name="game"),
     path("<slug:game>/sets/<slug:code>/missing/", views.set_missing, name="set-missing"),
 ]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from catalog.models import CardSet, Game, Printing, Product
+from catalog.query.errors import QueryError
 from collection import errors
 from collection.forms import (
     EXPORT_CHOICES,
@@ -37,9 +38,11 @@ from collection.interchange.write import export_wishlist
 from collection.models import CollectionItem, ImportBatch, WishlistItem
 from collection.selectors import (
     collection_items,
+    collection_owner_for,
     collection_totals,
     set_completion,
     set_missing_cards,
+    trade_list,
     wishlist,
 )
 from collection.services import (
@@ -60,7 +63,7 @@ from collection.services import (
 from collection.vocab import Condition, finishes_for, language_label, languages_for
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 
-ITEMS_PER_PAGE = 100
+ITEMS_PER_PAGE = 50
 FILTERS = ("set", "type", "condition", "finish", "language", "binder", "tag", "q", "sort")
 
 
@@ -98,8 +101,8 @@ def _game_or_404(slug: str) -> Game:
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.all())
-    totals = collection_totals(items=CollectionItem.objects.filter(owner=request.user))
-    imports = ImportBatch.objects.filter(owner=request.user).exclude(
+    totals = collection_totals(items=CollectionItem.objects.filter(owner_id=request.user.pk))
+    imports = ImportBatch.objects.filter(owner_id=request.user.pk).exclude(
         status=ImportBatch.Status.PREVIEWED
     )[:10]
     public = (
@@ -116,14 +119,22 @@ def index(request: HttpRequest) -> HttpResponse:
 def game_page(request: HttpRequest, game: str) -> HttpResponse:
     found = _game_or_404(game)
     filters = {k: request.GET.get(k, "").strip()[:100] for k in FILTERS}
-    items = collection_items(owner=request.user, filters={**filters, "game": found.slug})
+    query_error: QueryError | None = None
+    try:
+        items = collection_items(owner=request.user, filters={**filters, "game": found.slug})
+    except QueryError as exc:
+        # a mistake in the search: said where it is, and the collection shown unfiltered by it
+        query_error = exc
+        items = collection_items(
+            owner=request.user, filters={**filters, "q": "", "game": found.slug}
+        )
     totals = collection_totals(items=items)
     paginator = Paginator(items, ITEMS_PER_PAGE)
     paginator.count = totals.items  # already counted by the totals: no second COUNT query
     completion = set_completion(owner=request.user, game=found)
     # a player's binders across games: the (owner, binder) index answers without a join
     binders = (
-        CollectionItem.objects.filter(owner=request.user)
+        CollectionItem.objects.filter(owner_id=request.user.pk)
         .exclude(binder="")
         .order_by("binder")
         .values_list("binder", flat=True)
@@ -140,8 +151,9 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
         "conditions": Condition.choices,
         "finishes": finishes_for(found.slug),
         "languages": [(c, language_label(c)) for c in languages_for(found.slug)],
+        "query_error": query_error,
     }
-    return render(request, "collection/game.html", context)
+    return render(request, "collection/game.html", context, status=400 if query_error else 200)
 
 
 @login_required
@@ -331,14 +343,19 @@ def import_page(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "collection/import.html", {"form": form}, status=400)
     upload = form.cleaned_data.get("file")
+    typed = form.cleaned_data.get("typed", "")
     try:
-        content = decode(upload.read()) if upload else form.cleaned_data["text"]
+        content = decode(upload.read()) if upload else (typed or form.cleaned_data["text"])
     except ValueError as exc:
         form.add_error("file", str(exc))
         return render(request, "collection/import.html", {"form": form}, status=400)
     game = _game_or_404(form.cleaned_data["game"])
     preview = collection_import_preview(
-        owner=request.user, content=content, game=game, file_name=upload.name if upload else ""
+        owner=request.user,
+        content=content,
+        game=game,
+        dialect_code="list" if typed else "",
+        file_name=upload.name if upload else "",
     )
     status = 200 if preview.batch else 400
     printings = {
@@ -476,3 +493,13 @@ def deck_build(request: HttpRequest, public_id: str) -> HttpResponse:
     except errors.CollectionError as exc:
         messages.error(request, str(exc.message))
     return _back(request, deck.get_absolute_url())
+
+
+@require_safe
+def player_trades(request: HttpRequest, username: str) -> HttpResponse:
+    """What a player offers for trade: shown to others only when the player made the
+    collection public (404 otherwise, whether or not the player exists)."""
+    owner, read_only = collection_owner_for(viewer=request.user, username=username)
+    items = list(trade_list(owner=owner))
+    context = {"player": owner, "items": items, "is_self": not read_only}
+    return render(request, "collection/trades.html", context)

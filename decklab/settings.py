@@ -7,14 +7,16 @@ so a fresh clone runs with no server. DATABASE_URL / CELERY_BROKER_URL switch to
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import bootstrap_wrapper
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from decklab.env import env_bool, env_list, env_str
+from decklab.env import email_settings, env_bool, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("DECKLAB_VAR_DIR", str(BASE_DIR / "var")))
@@ -51,6 +53,7 @@ INSTALLED_APPS = [
     "decks",
     "simulator",
     "collection",
+    "axes",  # login throttling: keep after the apps (its middleware is last)
 ]
 
 MIDDLEWARE = [
@@ -63,7 +66,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below)
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # JSON 404/413 and unknown query parameters refused under /api/v1/
+    "decklab.api.middleware.ApiErrorsMiddleware",
+    # refuses logins from a locked-out account or address (AXES_* below)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "decklab.urls"
@@ -167,17 +176,87 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    if SESSION_COOKIE_SECURE:
+        # HTTPS only: plain HTTP is redirected and browsers remember it (HSTS)
+        SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+        SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+        SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+        SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+        if not SECURE_HSTS_PRELOAD:
+            # joining the browsers' preload list is the operator's decision, not a default
+            SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# Behind an HTTPS proxy (nginx, a load balancer) that sets X-Forwarded-Proto: without this,
+# Django thinks every request is plain HTTP and reset links come out http://.
+# Only set it when the proxy overwrites the header: a client could otherwise claim HTTPS.
+if env_bool("BEHIND_HTTPS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# the health endpoints answer plain HTTP probes from the load balancer
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
+# Content Security Policy (django-csp): scripts and stylesheets only from our own static files,
+# so an injected <script> or <style> does not run. Style *attributes* stay allowed: templates set
+# per-game accent colours and progress-bar widths with them, and they cannot run code. htmx runs
+# with allowEval off (base.html), so no 'unsafe-eval' either. The API docs pages relax this for
+# themselves only (catalog/api/views.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- Login throttling (django-axes) ----------------------------------------------------------
+# Wrong passwords are counted per account and, separately, per address: either reaching
+# AXES_FAILURE_LIMIT locks further attempts (a 429 page) until AXES_COOLOFF_MINUTES pass.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(env_str("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# behind the HTTPS proxy the client's address is in X-Forwarded-For (AXES_IPWARE_* settings)
+AXES_IPWARE_PROXY_COUNT = int(env_str("PROXY_COUNT", "0")) or None
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile-self"
 LOGOUT_REDIRECT_URL = "catalog:home"
-# Password-reset mail goes to the console unless a real backend is configured.
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Mail (password resets) from one URL: EMAIL_URL=smtp://user:password@host:587. The console
+# backend (the default with DEBUG on) writes valid reset links into the log, so a server with
+# DEBUG off refuses to start with it unless EMAIL_ALLOW_CONSOLE=1 says it is meant.
+globals().update(email_settings(env_str("EMAIL_URL", "console://")))
+if (
+    not DEBUG
+    and EMAIL_BACKEND.endswith("console.EmailBackend")  # type: ignore[name-defined]  # noqa: F821
+    and not env_bool("EMAIL_ALLOW_CONSOLE", default=False)
+):
+    raise ImproperlyConfigured(
+        "EMAIL_URL is required when DEBUG is off (smtp://user:password@host:587): the console "
+        "backend would write password-reset links into the log. Set EMAIL_ALLOW_CONSOLE=1 to "
+        "run without mail on purpose."
+    )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "DeckLab <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's JSON parser with a depth limit and no NUL characters (decklab/safe_input.py)
+    "DEFAULT_PARSER_CLASSES": [
+        "decklab.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -186,9 +265,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # atomic counters that hold under concurrency and let requests through if the cache is down
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "decklab.api.throttling.AtomicAnonRateThrottle",
+        "decklab.api.throttling.AtomicUserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "600/minute"),
@@ -204,6 +284,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        # one error shape for every error answer (decklab/api/schema.py)
+        "decklab.api.schema.document_errors",
+    ],
 }
 
 # --- Cache ----------------------------------------------------------------------------------
@@ -229,6 +314,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # broadcast (worker control) messages; kombu's default is ./control in the cwd
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # kombu polls the folder once a second by default: ~0.7 s idle between one-second
+        # chunks. Listing a small folder 50 times a second costs next to nothing.
+        "polling_interval": float(env_str("CELERY_POLLING_INTERVAL", "0.02")),
     }
 else:
     # CELERY_VISIBILITY_TIMEOUT (seconds) must exceed the longest task (a simulation chunk, a
@@ -237,6 +325,14 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "3600"))
     }
+    if env_bool("SIMULATION_WORKER", default=False):
+        # a chunk's hard limit (simulator/tasks.py) plus a margin
+        CELERY_BROKER_TRANSPORT_OPTIONS = {
+            "visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "420")),
+            "unacked_key": "unacked_simulation",
+            "unacked_index_key": "unacked_simulation_index",
+            "unacked_mutex_key": "unacked_simulation_mutex",
+        }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
@@ -247,6 +343,31 @@ CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Two queues: "simulation" (chunks of a second or so, and the supervisor's sweep) and
+# "celery", the default, for catalog imports and other long jobs. A worker takes both unless
+# started with -Q; SIMULATION_WORKER=true gives a simulation-only worker (-Q simulation) a
+# visibility timeout fitting a chunk's hard limit, on its own unacked keys so that it never
+# hands out a long job that another worker is still running.
+# After a lost broker connection, tasks still running cannot be acknowledged; left running they
+# can also leave the reconnected consumer without free prefetch slots, so it takes nothing
+# more (seen with Redis restarted mid-run). Cancelled, a simulation chunk is queued again by the
+# supervisor and any other task is redelivered by the broker. Celery 6's default.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"celery": {}, "simulation": {}}
+CELERY_TASK_ROUTES = {"simulator.*": {"queue": "simulation"}}
+# The supervisor's sweep (simulator/supervisor.py); the run pages also sweep their run on read.
+CELERY_BEAT_SCHEDULE = {
+    "simulation-supervise": {
+        "task": "simulator.runs_supervise",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    }
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Chunks a player may have queued or running at once, and of those waiting in the broker
+# (simulator/supervisor.py)
+SIMULATION_CHUNKS_IN_FLIGHT = int(env_str("SIMULATION_CHUNKS_IN_FLIGHT", "8"))
+SIMULATION_CHUNKS_QUEUED_AHEAD = int(env_str("SIMULATION_CHUNKS_QUEUED_AHEAD", "1"))
 # Celery's Django fixup closes the database connection around every task. Reusing it (for N
 # tasks) saves a reconnect per simulation chunk on a dedicated worker, but it leaves stale
 # connections in a worker that shares its process (the in-process test worker hung on one), so

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 
 from games import registry
 
@@ -61,6 +62,10 @@ class Extra(ABC):
         """What the editor and display partials show beside the value."""
         return {}
 
+    def deck_context(self, deck: Any, value: Any) -> dict[str, Any]:
+        """``context`` for an extra whose partials need the deck itself (its other extras)."""
+        return self.context(value)
+
     def shown(self, value: Any) -> str:
         """The value in one line, for the history."""
         if isinstance(value, list | tuple):
@@ -82,8 +87,6 @@ def extra_of(slug: str, key: str) -> Extra | None:
 def clean_extras(slug: str, extras: Mapping[str, Any] | None) -> dict[str, Any]:
     """``extras`` checked by each of the game's extras; a key the game does not take or a value
     an extra refuses raises ``ExtraError`` naming it."""
-    from django.utils.translation import gettext as _
-
     if extras is None:
         return {}
     if not isinstance(extras, Mapping):
@@ -113,6 +116,6 @@ def extra_views(deck: Any) -> list[ExtraView]:
     """The deck's game's extras with the deck's values, for the editor and the deck page."""
     stored = deck.extras if isinstance(deck.extras, dict) else {}
     return [
-        ExtraView(extra, stored.get(extra.key), extra.context(stored.get(extra.key)))
+        ExtraView(extra, stored.get(extra.key), extra.deck_context(deck, stored.get(extra.key)))
         for extra in extras_of(deck.game.slug)
     ]

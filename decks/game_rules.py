@@ -82,6 +82,12 @@ class DeckRules:
         found = self.zone(code)
         return str(found.label) if found else code
 
+    def zone_name(self, code: str) -> Promise | str:
+        """The zone's label left lazy, so a message rendered later in another language (the
+        API gives both) names the zone in that language."""
+        found = self.zone(code)
+        return found.label if found else code
+
     def home_zone(self, card_type: str) -> Zone | None:
         """The first zone that takes a card type: where a misplaced card should go."""
         return next((z for z in self.zones if card_type in z.card_types), None)

@@ -124,6 +124,12 @@ class DeckRevision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     summary = models.CharField(max_length=300, blank=True)
     snapshot = models.JSONField()
+    #: what changed since the revision before, as data (decks.snapshots.SnapshotDiff.as_dict),
+    #: so the history is written in each reader's language; empty for the first revision
+    changes = models.JSONField(default=dict, blank=True)
+    #: how it was made: "edit" (editor clicks, one revision per editing session), or "" for an
+    #: explicit save, an import, a restore or a creation, which always stay revisions of their own
+    kind = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         constraints = [

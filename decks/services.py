@@ -4,13 +4,17 @@ revision. Keyword-only, typed, named <entity>_<action>."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import datetime as dt
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from catalog.models import Card, Game, Printing, Product
 from decks import errors
@@ -24,6 +28,7 @@ from decks.models import MAX_ENTRIES, MAX_QUANTITY, Deck, DeckEntry, DeckRevisio
 from decks.selectors import deck_entries, deck_facts, deck_snapshot
 from decks.snapshots import diff_snapshots
 from decks.specs import EntrySpec
+from games.official import start_deck
 
 META_FIELDS = ("name", "description", "visibility", "variant", "extras")
 
@@ -110,14 +115,73 @@ def _record(deck: Deck, *, user: Any) -> DeckRevision:
     )
     snapshot = deck_snapshot(deck=deck, entries=entries)
     previous = DeckRevision.objects.filter(deck=deck).order_by("-number").first()
+    author = user if getattr(user, "is_authenticated", False) else None
+    if _continues_session(previous, author, deck.updated_at):
+        assert previous is not None
+        return _extend_session(previous, snapshot, deck.updated_at)
     diff = diff_snapshots(previous.snapshot if previous else None, snapshot)
     return DeckRevision.objects.create(
         deck=deck,
         number=(previous.number + 1) if previous else 1,
-        author=user if getattr(user, "is_authenticated", False) else None,
+        author=author,
         summary=diff.summary() if previous else "created",
+        changes=diff.as_dict() if previous else {},
+        kind=REVISION_EDIT if _EDITING.get() else "",
         snapshot=snapshot,
     )
+
+
+#: editor changes closer together than this are one editing session, so one revision
+SESSION_GAP = dt.timedelta(minutes=10)
+REVISION_EDIT = "edit"
+_EDITING: ContextVar[bool] = ContextVar("decks_editing", default=False)
+
+
+@contextmanager
+def editing_session() -> Iterator[None]:
+    """Saves made inside are editor clicks: each extends the author's open editing session
+    (its latest revision, if made by the editor less than SESSION_GAP ago) instead of adding
+    a revision. Explicit saves, imports and restores are made outside and stay distinct."""
+    token = _EDITING.set(True)
+    try:
+        yield
+    finally:
+        _EDITING.reset(token)
+
+
+def _continues_session(previous: DeckRevision | None, author: Any, now: dt.datetime) -> bool:
+    return (
+        _EDITING.get()
+        and previous is not None
+        and previous.number > 1  # the creation stays a revision of its own
+        and previous.kind == REVISION_EDIT
+        and author is not None
+        and previous.author_id == author.pk
+        and now - previous.created_at < SESSION_GAP
+        and not _is_referenced(previous)
+    )
+
+
+def _is_referenced(revision: DeckRevision) -> bool:
+    """Whether another app points at the revision (a simulation run plays it): such a
+    revision must keep what it holds, so the next edit starts a new one."""
+    return any(
+        relation.related_model._default_manager.filter(**{relation.field.name: revision}).exists()
+        for relation in DeckRevision._meta.related_objects
+    )
+
+
+def _extend_session(
+    revision: DeckRevision, snapshot: dict[str, Any], now: dt.datetime
+) -> DeckRevision:
+    """The session's revision now holds the deck as it is; its changes are counted from the
+    revision before the session began."""
+    base = DeckRevision.objects.filter(deck=revision.deck, number=revision.number - 1).first()
+    diff = diff_snapshots(base.snapshot if base else None, snapshot)
+    revision.snapshot, revision.created_at = snapshot, now
+    revision.summary, revision.changes = diff.summary(), diff.as_dict()
+    revision.save(update_fields=["snapshot", "created_at", "summary", "changes"])
+    return revision
 
 
 def _write_entries(deck: Deck, specs: list[EntrySpec]) -> None:
@@ -322,11 +386,12 @@ def _specs_of(deck: Deck) -> list[EntrySpec]:
 
 
 def deck_clone(*, deck: Deck, user: Any, name: str | None = None) -> Deck:
-    """A private copy owned by ``user`` (anyone's public or unlisted deck they can see)."""
+    """A private copy owned by ``user`` (anyone's public or unlisted deck they can see),
+    named "<name> (copy)" unless given a name, so the two are told apart in a listing."""
     return deck_create(
         owner=user,
         game=deck.game,
-        name=name or deck.name,
+        name=name or copy_name(deck.name),
         description=deck.description,
         visibility=Deck.Visibility.PRIVATE,
         variant=deck.variant,
@@ -337,14 +402,29 @@ def deck_clone(*, deck: Deck, user: Any, name: str | None = None) -> Deck:
     )
 
 
+def copy_name(name: str) -> str:
+    """The name with " (copy)" after it ("Ember rush (copy)"), cut to fit 120 characters."""
+    suffix = gettext("%(name)s (copy)") % {"name": ""}
+    limit = Deck._meta.get_field("name").max_length or 120
+    base = name[: max(1, limit - len(suffix))].rstrip()
+    return gettext("%(name)s (copy)") % {"name": base}
+
+
 def deck_from_product(*, product: Product, user: Any, name: str | None = None) -> Deck:
     """A new deck holding a product's contents (a starter or an official hero deck)."""
     items = product.items.select_related("printing__card")
+    # the game applies the product's default choices (Buffy's sidekick): games.official
+    entries, extras = start_deck(
+        product.game.slug,
+        product.code,
+        [EntrySpec(i.printing.card, i.zone, i.quantity, i.printing) for i in items],
+    )
     return deck_create(
         owner=user,
         game=product.game,
         name=name or product.name,
-        entries=[EntrySpec(i.printing.card, i.zone, i.quantity, i.printing) for i in items],
+        extras=extras,
+        entries=entries,
         source_product=product,
     )
 

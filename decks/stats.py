@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -128,11 +129,23 @@ def deck_statistics(facts: DeckFacts, rules: DeckRules) -> list[ChartData]:
     return charts
 
 
+def _label_width(labels: list[str]) -> int:
+    """The widest label in half-width characters (a Japanese character counts two)."""
+    return max(
+        (
+            sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(label))
+            for label in labels
+        ),
+        default=0,
+    )
+
+
 def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> str:
     """The chart as inline SVG. pygal builds it with an XML library, so labels taken from card
     data are escaped; no script is embedded (js=[])."""
     stacked = len(chart.series) > 1
     kind = pygal.StackedBar if stacked else pygal.Bar
+    turned = len(chart.labels) > 6 or _label_width(chart.labels) * len(chart.labels) > 48
     svg = kind(
         style=CHART_STYLE,
         width=width,
@@ -142,7 +155,11 @@ def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> st
         legend_at_bottom=True,
         legend_at_bottom_columns=3,
         print_values=not stacked,
-        x_label_rotation=30 if len(chart.labels) > 6 else 0,
+        # whole labels, turned when they would not fit side by side, with room below for them
+        # (pygal otherwise shortens them to "Charac…" and crops turned ones at the bottom)
+        x_label_rotation=35 if turned else 0,
+        truncate_label=-1,
+        margin_bottom=8 + (min(_label_width(chart.labels), 24) * 4 if turned else 0),
         disable_xml_declaration=True,
         explicit_size=False,
         title=None,

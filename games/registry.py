@@ -15,6 +15,7 @@ test-hand panels) load on first use:
 ``schedule.py``    ``SETUP``: the draw schedule of test hands and odds (pure)
 ``engine.py``      ``ENGINE``: the goldfish engine (pure; absent: the game has none yet)
 ``testhand.py``    ``PANELS``: what a test hand shows beside the cards (the engine's view)
+``search.py``      ``FIELDS``: the game's fields in the card search language (``catalog.query``)
 ``formats.py``     ``DECK_FORMATS`` and ``CATALOG_FORMATS``: the game's own file formats
 ``golden.py``      ``GOLDEN_DECK`` and ``GOLDEN_GAMES``; transcripts in ``golden/``
 ``templates/``     ``face.html`` (the card face) and partials, as ``games/<slug>/<file>``

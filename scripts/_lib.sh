@@ -19,12 +19,18 @@ _pip() {
         | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 }
 
-# ensure_venv [EXTRAS]: create .venv when missing and `pip install -e .[EXTRAS]`, skipped when
-# pyproject.toml has not changed since the last install of the same (or a larger) set of extras.
+# ensure_venv [EXTRAS]: create .venv when missing, install the pinned dependencies from the lock
+# file (requirements.lock, or requirements-dev.lock with "dev"; hashes checked), then the project
+# itself with --no-deps, so every machine and CI run the same versions. Skipped when neither
+# pyproject.toml nor the lock file changed since the last install of the same (or a larger) set
+# of extras. Re-lock after changing the dependencies: see README "Dependencies".
 ensure_venv() {
     local extras="${1:-}"
-    local target="." want_stamp hash
-    [[ -n "$extras" ]] && target=".[$extras]"
+    local target="." lock="$ROOT/requirements.lock" want_stamp hash
+    if [[ -n "$extras" ]]; then
+        target=".[$extras]"
+        lock="$ROOT/requirements-dev.lock"
+    fi
     if [[ ! -x "$PY" ]]; then
         local base="${PYTHON:-python3}"
         if ! "$base" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -34,19 +40,25 @@ ensure_venv() {
         say "Creating the virtualenv in .venv"
         "$base" -m venv "$VENV"
     fi
-    hash="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+    hash="$(cat "$ROOT/pyproject.toml" "$lock" | sha256sum | cut -d' ' -f1)"
     want_stamp="$hash $extras"
     if [[ -f "$STAMP" ]]; then
         local have
         have="$(cat "$STAMP")"
-        # An install with the dev extras also satisfies a plain install.
-        if [[ "$have" == "$want_stamp" || ( -z "$extras" && "$have" == "$hash "* ) ]]; then
+        if [[ "$have" == "$want_stamp" ]]; then
             return 0
         fi
+        # An install with the dev extras also satisfies a plain install, when it is current.
+        if [[ -z "$extras" && "$have" == *" dev" ]]; then
+            local dev_hash
+            dev_hash="$(cat "$ROOT/pyproject.toml" "$ROOT/requirements-dev.lock" | sha256sum | cut -d' ' -f1)"
+            [[ "$have" == "$dev_hash dev" ]] && return 0
+        fi
     fi
-    say "Installing DeckLab ($target) into .venv"
+    say "Installing DeckLab ($target, pinned by ${lock##*/}) into .venv"
     _pip install --upgrade pip
-    (cd "$ROOT" && _pip install -e "$target")
+    (cd "$ROOT" && _pip install --require-hashes -r "$lock")
+    (cd "$ROOT" && _pip install --no-deps -e "$target")
     echo "$want_stamp" >"$STAMP"
 }
 

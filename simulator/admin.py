@@ -11,7 +11,7 @@ from simulator.models import RunChunk, SimulationRun
 
 class RunChunkInline(admin.TabularInline):
     model = RunChunk
-    fields = ("index", "start", "count", "status", "worker", "attempts", "seconds")
+    fields = ("index", "start", "count", "status", "worker", "attempts", "lease_until", "seconds")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -31,6 +31,18 @@ class RunStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+class RunFailure(models.TextChoices):
+    """Why a run failed, said plainly on its page (the detail is logged and kept in ``error``)."""
+
+    WORKER_LOST = (
+        "worker_lost",
+        _("A worker stopped while playing part of this run, again and again."),
+    )
+    NOT_QUEUED = "not_queued", _("The simulation could not be queued.")
+    ENGINE = "engine", _("The engine stopped on an error.")
+    ENGINE_MISSING = "engine_missing", _("The workers do not have this run's engine version.")
+
+
 #: a run in one of these still has chunks to play (counted by the per-player limit)
 ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
@@ -72,6 +84,14 @@ class SimulationRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     #: the chunks' compute time added up (wall time is finished_at - started_at)
     worker_seconds = models.FloatField(default=0.0)
+    #: why a failed run failed, as a code the pages turn into a plain sentence (``error`` keeps
+    #: the detail for the operator)
+    failure = models.CharField(max_length=20, choices=RunFailure.choices, blank=True)
+    #: how many times the supervisor put back chunks whose worker was lost, and when it last did
+    recoveries = models.PositiveIntegerField(default=0)
+    recovered_at = models.DateTimeField(null=True, blank=True)
+    #: the worker time the run was expected to take when it was created (its cost bound)
+    estimated_seconds = models.FloatField(default=0.0)
 
     class Meta:
         indexes = [
@@ -121,9 +141,19 @@ class SimulationRun(models.Model):
 
 
 class ChunkStatus(models.TextChoices):
+    #: not yet handed to the broker (the supervisor feeds a few chunks per run at a time)
     PENDING = "pending", _("Pending")
+    #: a message was sent; a worker should claim it before ``lease_until``
+    QUEUED = "queued", _("Queued")
+    #: a worker plays it and renews ``lease_until`` while it does
     RUNNING = "running", _("Running")
     DONE = "done", _("Done")
+    #: its run was cancelled or failed before it was played
+    SKIPPED = "skipped", _("Skipped")
+
+
+#: a chunk in one of these holds a lease: a message is out or a worker plays it
+IN_FLIGHT = (ChunkStatus.QUEUED, ChunkStatus.RUNNING)
 
 
 class RunChunk(models.Model):
@@ -143,8 +173,18 @@ class RunChunk(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: queued: when the message counts as lost; running: when the worker counts as gone
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        indexes = [
+            # the supervisor's sweep: in-flight chunks whose lease has expired
+            models.Index(
+                fields=["lease_until"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="simchunk_lease",
+            ),
+        ]
         constraints = [
             # also the index of every chunk lookup: a run's chunk by its index, and finalising,
             # which reads a run's chunks in index order

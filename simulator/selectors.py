@@ -1,4 +1,5 @@
-"""Reads: the engines a run may use, and runs, which only their owner ever sees."""
+"""Reads: the engines a run may use, and runs: their owner's, and readable by anyone with the
+link when their deck is public or unlisted."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.http import Http404
 
+from decks.models import Deck
 from games import registry
 from simulator.engine.engine import Engine
 from simulator.models import SimulationRun
 
 Viewer = AbstractBaseUser | AnonymousUser
+#: a run on a deck of these may be read by anyone with its link
+SHARED_VISIBILITIES = (Deck.Visibility.PUBLIC, Deck.Visibility.UNLISTED)
 
 
 def engines_all() -> dict[str, Engine[Any, Any]]:
@@ -29,6 +33,20 @@ def run_get_for_owner(*, public_id: str, user: Viewer) -> SimulationRun:
     # Not the revision: its snapshot is bulky and the run keeps the revision's number.
     run = SimulationRun.objects.select_related("deck").filter(public_id=public_id).first()
     if run is None or not user.is_authenticated or run.owner_id != user.pk:
+        raise Http404
+    return run
+
+
+def run_get_for_viewer(*, public_id: str, user: Viewer) -> SimulationRun:
+    """A run's page: its owner, and anyone with its link when its deck is public or unlisted
+    (the results say no more than the deck does). A private deck's run, or one whose deck is
+    gone, stays its owner's alone: everyone else gets 404."""
+    run = SimulationRun.objects.select_related("deck").filter(public_id=public_id).first()
+    if run is None:
+        raise Http404
+    if user.is_authenticated and run.owner_id == user.pk:
+        return run
+    if run.deck is None or run.deck.visibility not in SHARED_VISIBILITIES:
         raise Http404
     return run
 

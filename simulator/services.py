@@ -11,6 +11,9 @@ How a run is made reliable on workers that may die or receive a task twice:
 - The call that stores the last chunk finalises the run in the same transaction, still holding
   the lock: the chunks' metrics merged in index order, summarised, the run succeeded. Either the
   last chunk and the results commit together or neither does, so it happens exactly once.
+- Which chunks are queued, and what happens to those whose message or worker is lost, is the
+  supervisor's (``simulator/supervisor.py``): a worker claims a chunk and keeps its lease
+  while it plays.
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import InterfaceError, OperationalError, connection, transaction
-from django.db.models import F
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck, DeckRevision
+from simulator.cost import MAX_RUN_WORKER_SECONDS, run_estimate
 from simulator.decks import sim_deck_for
 from simulator.engine.engine import Engine, run_games
 from simulator.engine.metrics import Metrics, summarise
@@ -42,11 +45,22 @@ from simulator.models import (
     MIN_GAMES,
     ChunkStatus,
     RunChunk,
+    RunFailure,
     RunStatus,
     SimulationRun,
 )
 from simulator.selectors import engine_get
 from simulator.serialise import sim_deck_from_json, sim_deck_to_json
+from simulator.supervisor import (
+    ChunkAbandoned,
+    chunk_claim,
+    lease_kept,
+    owner_feed,
+    run_feed_first,
+    run_stop,
+    run_supervise_after_store,
+    worker_tag,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +91,10 @@ TOO_MANY_RUNS = _(
 ENGINE_CHANGED = _(
     "The engine has changed since this run (version %(old)s, now %(new)s), so it would not "
     "replay the same games."
+)
+RUN_TOO_DEAR = _(
+    "These games would take about %(minutes)s minutes of worker time; a run may take at most "
+    "%(max)s. With these settings, up to %(games)s games fit."
 )
 PARAM_UNKNOWN = _("This engine has no such parameter.")
 PARAM_BOOL = _("Give true or false.")
@@ -200,6 +218,7 @@ def _start(
     chunk_size: int,
     deck_data: dict[str, Any],
     deck_name: str,
+    estimated_seconds: float,
 ) -> SimulationRun:
     """Store the run and its chunks; the chunks are queued once the transaction commits."""
     chunks = _chunks(games, chunk_size)
@@ -218,13 +237,14 @@ def _start(
         chunk_size=chunk_size,
         chunks_total=len(chunks),
         deck_data=deck_data,
+        estimated_seconds=estimated_seconds,
     )
     RunChunk.objects.bulk_create(
         RunChunk(run=run, index=index, start=start, count=count)
         for index, (start, count) in enumerate(chunks)
     )
-    run_id, total = run.pk, len(chunks)
-    transaction.on_commit(lambda: _enqueue(run_id, total))
+    run_id, owner_id = run.pk, run.owner_id
+    transaction.on_commit(lambda: run_feed_first(run_id=run_id, owner_id=owner_id))
     return run
 
 
@@ -254,6 +274,17 @@ def run_create(
         cleaned = _clean_params(engine, params)
     except RunError as exc:
         errors.update(exc.errors)
+    if not errors:
+        estimate = run_estimate(engine, cleaned, games)
+        if estimate.too_dear:
+            errors["games"] = [
+                RUN_TOO_DEAR
+                % {
+                    "minutes": f"{estimate.seconds / 60:,.0f}",
+                    "max": f"{MAX_RUN_WORKER_SECONDS / 60:,.0f}",
+                    "games": f"{estimate.max_games:,}",
+                }
+            ]
     if errors:
         raise RunError(errors)
     with transaction.atomic():
@@ -279,6 +310,7 @@ def run_create(
             chunk_size=chunk_size or DEFAULT_CHUNK_SIZE,
             deck_data=sim_deck_to_json(sim_deck),
             deck_name=locked.name,
+            estimated_seconds=estimate.seconds,
         )
 
 
@@ -304,44 +336,21 @@ def run_replay(*, run: SimulationRun, owner: Any) -> SimulationRun:
             chunk_size=run.chunk_size,
             deck_data=run.deck_data,
             deck_name=run.deck_name,
+            estimated_seconds=run_estimate(engine, run.params, run.games).seconds,
         )
 
 
 def run_cancel(*, run: SimulationRun) -> bool:
-    """Stop a queued or running run; chunks not yet played are skipped. False if it had
-    already finished."""
-    now = timezone.now()
-    cancelled = SimulationRun.objects.filter(pk=run.pk, status__in=ACTIVE_STATUSES).update(
-        status=RunStatus.CANCELLED, finished_at=now
-    )
+    """Stop a queued or running run: its unplayed chunks are skipped at once and a worker
+    playing one stops within a second. False if it had already finished."""
+    cancelled = run_stop(run_id=run.pk, status=RunStatus.CANCELLED)
     if cancelled:
-        run.status, run.finished_at = RunStatus.CANCELLED, now
-    return bool(cancelled)
+        run.refresh_from_db(fields=["status", "finished_at"])
+    return cancelled
 
 
-def run_fail(*, run_id: int, error: str) -> bool:
-    failed = SimulationRun.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(
-        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now()
-    )
-    return bool(failed)
-
-
-def _enqueue(run_id: int, chunks: int) -> None:
-    # Imported here: the tasks module imports this one.
-    from simulator.tasks import simulation_chunk
-
-    try:
-        if simulation_chunk.app.conf.task_always_eager:  # the tests' and a demo's inline mode
-            for index in range(chunks):
-                simulation_chunk.apply_async((run_id, index))
-            return
-        # One broker connection for all the run's messages rather than one per message.
-        with simulation_chunk.app.producer_or_acquire() as producer:
-            for index in range(chunks):
-                simulation_chunk.apply_async((run_id, index), producer=producer)
-    except Exception as exc:
-        logger.exception("could not queue the chunks of simulation run %s", run_id)
-        run_fail(run_id=run_id, error=f"could not queue the run: {exc!r}")
+def run_fail(*, run_id: int, error: str, failure: str = RunFailure.ENGINE) -> bool:
+    return run_stop(run_id=run_id, status=RunStatus.FAILED, failure=failure, error=error)
 
 
 # --- playing a chunk (the worker's side) -----------------------------------------------------
@@ -377,26 +386,10 @@ def _finalise(run: SimulationRun) -> None:
 
 
 # What playing a chunk reads of the run.
-_PLAY_FIELDS = ("status", "engine", "engine_version", "params", "seed", "deck_data")
+_PLAY_FIELDS = ("status", "owner", "engine", "engine_version", "params", "seed", "deck_data")
+_ENDED_CHUNK = (ChunkStatus.DONE, ChunkStatus.SKIPPED)
 # What storing a chunk and finalising read of the run (not its deck data or parameters).
 _STORE_FIELDS = ("status", "games", "chunks_total", "chunks_done", "games_done", "worker_seconds")
-
-
-def _chunk_started(run: SimulationRun, chunk: RunChunk, worker: str) -> None:
-    """Say who plays the chunk (and that the run has started). Only informative, so its commit
-    does not wait for the disk: a commit that waits costs as much as playing a hundred games,
-    and if the database crashes before writing it, nothing depends on it."""
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        RunChunk.objects.filter(pk=chunk.pk).exclude(status=ChunkStatus.DONE).update(
-            status=ChunkStatus.RUNNING, worker=worker, attempts=F("attempts") + 1
-        )
-        if run.status == RunStatus.QUEUED:
-            SimulationRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
-                status=RunStatus.RUNNING, started_at=timezone.now()
-            )
 
 
 def _chunk_store(
@@ -416,6 +409,7 @@ def _chunk_store(
                 seconds=seconds,
                 worker=worker,
                 finished_at=timezone.now(),
+                lease_until=None,
             )
         )
         if not stored:
@@ -433,7 +427,8 @@ def _chunk_store(
 
 def run_chunk_execute(*, run_id: int, index: int, worker: str = "") -> bool:
     """Play chunk ``index`` of the run and store it. True if this call completed the chunk;
-    False if there was nothing to do (run finished or cancelled, chunk already stored)."""
+    False if there was nothing to do (run finished or cancelled, chunk already stored or
+    played by a live worker) or the run ended while it played."""
     # One query for the chunk and what playing it needs of the run.
     chunk = (
         RunChunk.objects.filter(run_id=run_id, index=index)
@@ -441,27 +436,45 @@ def run_chunk_execute(*, run_id: int, index: int, worker: str = "") -> bool:
         .only("status", "start", "count", *(f"run__{name}" for name in _PLAY_FIELDS))
         .first()
     )
-    if chunk is None or chunk.status == ChunkStatus.DONE or chunk.run.is_finished:
+    if chunk is None or chunk.status in _ENDED_CHUNK or chunk.run.is_finished:
         return False
     run = chunk.run
+    tag = worker_tag(worker)
     try:
         engine = engine_get(run.engine)
         if engine is None or engine.version != run.engine_version:
             found = f"v{engine.version}" if engine else "none"
             error = f"engine {run.engine} v{run.engine_version} not found (this worker: {found})"
-            run_fail(run_id=run_id, error=error)
+            run_fail(run_id=run_id, error=error, failure=RunFailure.ENGINE_MISSING)
             return False
         deck = sim_deck_from_json(run.deck_data)
-        _chunk_started(run, chunk, worker)
+        if not chunk_claim(chunk_id=chunk.pk, run_id=run_id, worker=tag):
+            return False
+        # The claim emptied the player's place in the queue: fill it for the next free worker.
+        owner_feed(owner_id=run.owner_id)
         began = time.perf_counter()
-        metrics = run_games(
-            engine, deck, run.params, run_seed=run.seed, start=chunk.start, count=chunk.count
-        )
-        return _chunk_store(run_id, chunk, metrics, time.perf_counter() - began, worker)
+        with lease_kept(chunk_id=chunk.pk, worker=tag) as lease:
+            metrics = run_games(
+                engine,
+                deck,
+                run.params,
+                run_seed=run.seed,
+                start=chunk.start,
+                count=chunk.count,
+                on_progress=lease.check,
+            )
+        stored = _chunk_store(run_id, chunk, metrics, time.perf_counter() - began, worker)
+    except ChunkAbandoned:
+        stored = False
     except TRANSIENT_DB_ERRORS:
-        raise  # the task retries these
+        raise  # the task retries these (and the chunk's lease lapses if it cannot)
     except Exception as exc:
         # A bug or a time limit: retrying would fail the same way, so the run fails, visibly.
         logger.exception("simulation run %s chunk %s failed", run_id, index)
         run_fail(run_id=run_id, error=f"chunk {index}: {type(exc).__name__}: {exc}")
         raise
+    # The next chunk goes to the back of the broker's queue, behind other players' chunks; a
+    # chunk of this run whose worker was lost is put back as soon as its lease has expired.
+    if not run_supervise_after_store(run_id=run_id):
+        owner_feed(owner_id=run.owner_id)
+    return stored

@@ -2,7 +2,9 @@
 
 A chunk's task is safe to run twice (the service stores a chunk once), so it is acknowledged
 only after it ran (acks_late) and given back to the broker when its worker dies
-(reject_on_worker_lost): a killed worker's chunk is played again by another one.
+(reject_on_worker_lost). The supervisor does not count on either: a chunk whose worker or
+message is lost is queued again by its sweep (``simulator/supervisor.py``), which beat runs
+every few seconds.
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ from typing import Any
 from celery import shared_task
 
 from simulator.services import TRANSIENT_DB_ERRORS, run_chunk_execute
+from simulator.supervisor import runs_supervise
+
+#: the queue of simulation work (chunks and the sweep), apart from catalog imports and other
+#: long jobs on the default queue (settings.CELERY_TASK_ROUTES sends these here)
+SIMULATION_QUEUE = "simulation"
 
 # A default chunk takes well under a second and the largest allowed (100,000 games) under a
 # minute on the slowest engine; the limits only stop a runaway. The soft one raises inside the
@@ -36,3 +43,8 @@ CHUNK_TIME_LIMIT = 6 * 60
 )
 def simulation_chunk(self: Any, run_id: int, index: int) -> None:
     run_chunk_execute(run_id=run_id, index=index, worker=self.request.hostname or "")
+
+
+@shared_task(name="simulator.runs_supervise", ignore_result=True, time_limit=60)
+def simulation_supervise() -> None:
+    runs_supervise()

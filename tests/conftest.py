@@ -11,13 +11,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from games import registry
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Every test starts in the site's default language: a request answered in Japanese leaves
+    Japanese active in the test's thread, which would leak into the next test's messages."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session", autouse=True)

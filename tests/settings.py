@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+# the test runner swaps in its own mail outbox: the console default is never used
+os.environ.setdefault("EMAIL_ALLOW_CONSOLE", "1")
 
 from decklab.settings import *  # noqa: F403
 
@@ -18,3 +20,5 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []  # noqa: F405
+# the test client speaks plain HTTP: the production redirect to HTTPS would answer every request
+SECURE_SSL_REDIRECT = False

@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter
 from catalog.api.filters import GENERIC_CARD_FILTERS
 from catalog.filters import SORT_CHOICES
 from catalog.models import CardSet, Product
+from catalog.query.fields import COMMON_FIELDS, game_fields
 from catalog.spec import all_games
 
 FACET_MIN, FACET_MAX = 0, 999
@@ -46,8 +47,45 @@ LANGUAGE_HEADER = OpenApiParameter(
     enum=["en", "ja"],
 )
 
-Q = _query(
-    "q", OpenApiTypes.STR, _("Words of the card's Japanese or English name (all must match).")
+
+def _language_description() -> Any:
+    """What ``q`` takes: the search language, and each game's fields (from its search.py)."""
+    per_game = "; ".join(
+        f"{spec.slug}: "
+        + (", ".join(f"`{f.name}` ({f.kind})" for f in game_fields(spec.slug)) or "-")
+        for spec in all_games()
+    )
+    shared = ", ".join(f"`{name}:`" for name in COMMON_FIELDS)
+    return format_lazy(
+        "{intro} {shared_label} {shared}. {games_label} {per_game}.",
+        intro=_(
+            "The card search language (docs/search.md, the site's /search/ page): words and "
+            '"phrases" match the Japanese or English name (kana, width and punctuation '
+            "ignored); `field:value` and `field>=n` test a field; `-` negates; `or` and "
+            "parentheses combine; `order:` and `dir:` sort; `unique:prints` answers one row per "
+            "printing (the printing list's shape). A mistake is a 400 naming its position and "
+            "the field or value meant."
+        ),
+        shared_label=_("Fields of every game:"),
+        shared=shared,
+        games_label=_("Each game's own fields:"),
+        per_game=per_game,
+    )
+
+
+Q = _query("q", OpenApiTypes.STR, _language_description())
+Q_SHARED = _query(
+    "q",
+    OpenApiTypes.STR,
+    format_lazy(
+        "{intro} {shared_label} {shared}.",
+        intro=_(
+            "The card search language (docs/search.md), with the fields every game shares: "
+            "a game's own fields are searched on its card list."
+        ),
+        shared_label=_("Fields of every game:"),
+        shared=", ".join(f"`{name}:`" for name in COMMON_FIELDS),
+    ),
 )
 SET = _query("set", OpenApiTypes.STR, _("Set code: cards printed in that set."))
 DEMO = _query("demo", OpenApiTypes.BOOL, _("true: only demonstration rows; false: none of them."))
@@ -116,7 +154,7 @@ CARD_LIST_PARAMETERS += _facet_parameters()
 
 CARD_SEARCH_PARAMETERS = [
     LANGUAGE_HEADER,
-    Q,
+    Q_SHARED,
     _query(
         "game",
         OpenApiTypes.STR,

@@ -28,6 +28,7 @@ from catalog.api.filters import (
 )
 from catalog.filters import CardFilterBase, sort_cards
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.query.compile import SearchContext, compile_query, order_cards
 from catalog.spec import all_games, get_game
 
 F = TypeVar("F", bound=django_filters.FilterSet)
@@ -145,34 +146,57 @@ def _first_number(card_set_code: str | None) -> Subquery:
 def _card_page(filterset: CardFilterBase) -> QuerySet[Card]:
     """The filtered cards, once each, in the requested order, with what a list row shows.
 
-    Filters that reach into printings (a set, a printing facet such as Unmatched boost) would
-    repeat a card once per matching printing; selecting by ``pk IN (filtered)`` keeps each card
-    once without a DISTINCT over every column, and leaves the order to the outer query.
+    The filters test printings with EXISTS (a set, a printing field such as Unmatched boost),
+    so each card comes once and the card table is filtered directly: no ``pk IN (filtered)``
+    re-scan, and the page's COUNT is one plain count over the same conditions.
     """
     data = filterset.form.cleaned_data
-    matching = filterset.qs.order_by().values("pk")
-    cards = (
-        _public_cards()
-        .filter(pk__in=matching)
-        .select_related("game")
-        .prefetch_related(Prefetch("printings", queryset=_printings_in_order(_public_printings())))
-    )
     sort = data.get("sort") or "name"
+    compiled = filterset.compiled
+    cards = sort_cards(filterset.qs, sort)
+    if compiled is not None and compiled.order is not None:
+        sort = compiled.order[0]
+        cards = order_cards(cards, compiled, slug=filterset.game_slug)
     if sort == "number":
         cards = cards.annotate(first_number=_first_number(data.get("set")))
-    return sort_cards(cards, sort)
+    return cards.select_related("game").prefetch_related(
+        Prefetch("printings", queryset=_printings_in_order(_public_printings()))
+    )
 
 
-def card_list(*, game: Game, filters: Mapping[str, Any]) -> QuerySet[Card]:
-    """One game's cards: name search, type, set, demo, the game's facets, a sort key."""
+def _printing_rows(
+    game: Game, filterset: CardFilterBase, context: SearchContext | None
+) -> QuerySet[Printing] | None:
+    """One row per printing when the query asks for it (``unique:prints``)."""
+    if filterset.compiled is None or not filterset.compiled.wants_printings:
+        return None
+    compiled = compile_query(
+        filterset.compiled.text, slug=game.slug, context=context, per_printing=True
+    )
+    printings = (
+        _public_printings()
+        .filter(compiled.condition, card__game=game)
+        .select_related("card__game", "card_set")
+    )
+    return order_cards(_printings_in_order(printings), compiled, slug=game.slug)
+
+
+def card_list(
+    *, game: Game, filters: Mapping[str, Any], context: SearchContext | None = None
+) -> QuerySet[Card] | QuerySet[Printing]:
+    """One game's cards: the search language (``q``), type, set, demo, the game's facets, a
+    sort key; printings instead when ``q`` asks for one row per printing."""
     filterset_class = api_card_filterset_for(get_game(game.slug))
     filterset = filterset_class(filters, queryset=_public_cards().filter(game=game))
+    filterset.context = context
     _validated(filterset)
-    return _card_page(filterset)
+    printings = _printing_rows(game, filterset, context)
+    return printings if printings is not None else _card_page(filterset)
 
 
 def card_search(*, filters: Mapping[str, Any]) -> QuerySet[Card]:
-    """Cards of every game: the generic filters only (name, set, demo, game, sort)."""
+    """Cards of every game: the generic filters only (name, set, demo, game, sort); ``q`` takes
+    the search language with the fields every game shares."""
     cards = _public_cards().filter(game__slug__in=_registered_slugs())
     filterset = CrossGameCardFilter(filters, queryset=cards)
     _validated(filterset)

@@ -20,6 +20,7 @@ from catalog.attributes import AttributeSchema, described
 from catalog.filters import SORT_CHOICES
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 from catalog.spec import Facet, GameSpec
+from games.official import official_product
 
 NAME_HELP = _("The name in the request's language (Accept-Language), else the other one.")
 DEMO_HELP = _("Invented for demonstration: not an official card, set or product.")
@@ -335,5 +336,38 @@ class ProductItemOutputSerializer(serializers.Serializer[ProductItem]):
     )
 
 
+class DataNoteSerializer(serializers.Serializer[Any]):
+    en = serializers.CharField(read_only=True)
+    ja = serializers.CharField(read_only=True)
+    source = serializers.CharField(read_only=True)  # type: ignore[assignment]
+
+
+class ProductChoiceSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(read_only=True, help_text=_("The deck extra holding the choice."))
+    options = serializers.ListField(child=serializers.CharField(), read_only=True)
+    default = serializers.CharField(read_only=True)
+
+
 class ProductDetailOutputSerializer(ProductOutputSerializer):
     items = ProductItemOutputSerializer(many=True, read_only=True)
+    data_notes = serializers.SerializerMethodField(
+        help_text=_(
+            "Where the catalog's list differs from the product as published, and who says so."
+        )
+    )
+    choices = serializers.SerializerMethodField(
+        help_text=_("Choices a deck of this product is built with (a hero's sidekick).")
+    )
+
+    @extend_schema_field(DataNoteSerializer(many=True))
+    def get_data_notes(self, product: Product) -> list[dict[str, str]]:
+        official = official_product(product.game.slug, product.code)
+        return [n.as_dict() for n in official.notes] if official else []
+
+    @extend_schema_field(ProductChoiceSerializer(many=True))
+    def get_choices(self, product: Product) -> list[dict[str, Any]]:
+        official = official_product(product.game.slug, product.code)
+        return [
+            {"key": c.key, "options": [o.value for o in c.options], "default": c.default.value}
+            for c in (official.choices if official else ())
+        ]

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.db.models import Model, QuerySet
 from django.http import HttpResponse
 from django.template import Context, Engine
+from django.utils.decorators import method_decorator
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.settings import spectacular_settings
@@ -24,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from catalog.api import schema, selectors
+from catalog.api.filters import api_card_filterset_for, printing_filterset_for
 from catalog.api.pagination import CatalogPagination
 from catalog.api.serializers import (
     CardDetailOutputSerializer,
@@ -36,6 +40,8 @@ from catalog.api.serializers import (
     ProductOutputSerializer,
 )
 from catalog.models import Card, CardSet, Game, Printing, Product
+from catalog.query.context import search_context
+from catalog.spec import get_game, is_game
 
 _M = TypeVar("_M", bound=Model)
 
@@ -159,15 +165,36 @@ class SetDetailApi(generics.RetrieveAPIView[CardSet]):
 class CardListApi(CatalogListApi[Card]):
     """A game's cards, one row per card with its printings.
 
-    Filters: `q` (name words, Japanese or English, kana-insensitive), `type`, `set`, `demo`, and
-    the game's facets (see the game's `facets`: `<key>` for a choice, list or yes/no facet,
-    `<key>_min` / `<key>_max` for a number). Facets of other games are ignored.
+    Filters: `q` (the card search language: name words in Japanese or English, the game's
+    fields such as `value>=3`, `-`, `or`, parentheses, `order:`; see `q` below), `type`, `set`,
+    `demo`, and the game's facets (see the game's `facets`: `<key>` for a choice, list or
+    yes/no facet, `<key>_min` / `<key>_max` for a number). Facets of other games are ignored.
     """
 
     serializer_class = CardOutputSerializer
 
+    @classmethod
+    def query_parameters_for(cls, kwargs: dict[str, Any]) -> set[str]:
+        """The game's own facet filters (decklab.api.middleware reads them beside the schema)."""
+        slug = kwargs.get("game")
+        if not isinstance(slug, str) or not is_game(slug):
+            return set()
+        return set(api_card_filterset_for(get_game(slug)).base_filters)
+
     def get_queryset(self) -> QuerySet[Card]:
-        return selectors.card_list(game=self.game, filters=self.request.query_params)
+        found = selectors.card_list(
+            game=self.game,
+            filters=self.request.query_params,
+            context=search_context(user=self.request.user),
+        )
+        # ``unique:prints`` in q: the rows are printings, in the printing list's shape
+        self.rows_are_printings = found.model is Printing
+        return found  # type: ignore[return-value]
+
+    def get_serializer_class(self) -> Any:
+        if getattr(self, "rows_are_printings", False):
+            return PrintingOutputSerializer
+        return super().get_serializer_class()
 
 
 @extend_schema(
@@ -217,6 +244,14 @@ class PrintingListApi(CatalogListApi[Printing]):
 
     serializer_class = PrintingOutputSerializer
 
+    @classmethod
+    def query_parameters_for(cls, kwargs: dict[str, Any]) -> set[str]:
+        """The game's own printing filters (read beside the schema, as for cards)."""
+        slug = kwargs.get("game")
+        if not isinstance(slug, str) or not is_game(slug):
+            return set()
+        return set(printing_filterset_for(get_game(slug)).base_filters)
+
     def get_queryset(self) -> QuerySet[Printing]:
         return selectors.printing_list(game=self.game, filters=self.request.query_params)
 
@@ -260,6 +295,14 @@ class ProductDetailApi(generics.RetrieveAPIView[Product]):
 # --- Documentation, served from our own static files ---------------------------------------
 
 
+# The two documentation pages are third-party apps built on inline scripts and styles; they show
+# only the schema (no player's text), so they alone get 'unsafe-inline'.
+_DOCS_CSP = csp_update(
+    {"script-src": [UNSAFE_INLINE], "style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]}
+)
+
+
+@method_decorator(_DOCS_CSP, name="dispatch")
 class SwaggerDocsView(SpectacularSwaggerView):
     url_name = "catalog-api:schema"
 
@@ -296,6 +339,7 @@ Redoc.init({{ schema_url_json|safe }}, {{ settings_json|safe }},
 )
 
 
+@method_decorator(_DOCS_CSP, name="dispatch")
 class RedocDocsView(SpectacularRedocView):
     url_name = "catalog-api:schema"
 

@@ -16,6 +16,7 @@ from catalog.importers.bundle import (
     SetRow,
     parse_release,
 )
+from decklab import safe_input
 
 FORMAT_NAME = "decklab-catalog"
 FORMAT_VERSION = 1
@@ -133,7 +134,11 @@ class _Reader:
 def parse_decklab_json(text: str, origin: str) -> CatalogBundle:
     """Parse one DeckLab catalog file. Broken JSON becomes a problem with its line."""
     try:
-        data = json.loads(text)
+        data = safe_input.loads(text)
+    except safe_input.UnsafeInput as exc:
+        bundle = CatalogBundle(game="", origin=origin)
+        bundle.problem(origin, str(exc))
+        return bundle
     except json.JSONDecodeError as exc:
         bundle = CatalogBundle(game="", origin=origin)
         bundle.problem(

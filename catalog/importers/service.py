@@ -24,6 +24,8 @@ from catalog.importers.decklab_json import bundle_from_decklab, looks_like_deckl
 from catalog.importers.formats import catalog_formats
 from catalog.importers.validate import validate_bundle
 from catalog.importers.write import ImportReport, write_bundle
+from catalog.maintenance import analyze_catalog
+from decklab import safe_input
 
 # Lazy: translated when the problem is recorded (str() it), in the language active then.
 UNRECOGNISED = gettext_lazy(
@@ -38,10 +40,15 @@ def _too_big(size: int) -> bool:
 
 def bundles_from_text(text: str, *, name: str, game: str | None = None) -> list[CatalogBundle]:
     """Parse one file's text; ``name`` labels every problem and picks CSV by its suffix."""
-    if name.lower().endswith(".csv"):
-        return [csv_cards.parse_csv(text, name, game)]
     try:
-        data: Any = json.loads(text)
+        safe_input.check_text(text)
+        if name.lower().endswith(".csv"):
+            return [csv_cards.parse_csv(text, name, game)]
+        data: Any = safe_input.loads(text)
+    except safe_input.UnsafeInput as exc:
+        unsafe = CatalogBundle(game="", origin=name)
+        unsafe.problem(name, str(exc))
+        return [unsafe]
     except json.JSONDecodeError as exc:
         broken = CatalogBundle(game="", origin=name)
         broken.problem(
@@ -106,6 +113,9 @@ def import_bundles(bundles: list[CatalogBundle]) -> ImportReport:
                 report.merge(write_bundle(bundle))
         if problems:
             transaction.set_rollback(True)
+        else:
+            # fresh statistics once the rows are visible (catalog.maintenance says why)
+            transaction.on_commit(analyze_catalog)
     if problems:
         raise CatalogImportError(problems)
     return report

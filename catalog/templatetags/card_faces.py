@@ -7,6 +7,10 @@ shared code changing.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -14,6 +18,7 @@ from typing import Any
 from django import template
 from django.template.loader import select_template
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from catalog.attributes import AttributeSchema, display_value
 from catalog.models import Card, Printing
@@ -121,17 +126,79 @@ def _first_printing(card: Card) -> Printing | None:
     return shown[0] if shown else None
 
 
+# Rendered faces, by everything a face shows. A face is a pure function of its card, printing,
+# size and language (no user, no request), a face takes about 2 ms to render, and the set and
+# deck pages draw dozens of the same faces on every view (docs/benchmarks.md, "Load test").
+# Per process and bounded: a catalog edit changes the key, and a deploy (new templates) starts
+# new processes, so nothing shown is ever stale and no invalidation is needed.
+FACE_CACHE_SIZE = 4096
+_rendered: OrderedDict[Hashable, SafeString] = OrderedDict()
+_rendered_lock = threading.Lock()
+
+
+def _frozen(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _face_key(
+    spec: GameSpec, card: Card, printing: Printing | None, size: str, link: bool
+) -> Hashable:
+    shown_by_card = (
+        id(spec),  # the registry's one object per game (a test may swap it)
+        card.game.slug,
+        card.pk,
+        card.code,
+        card.name,
+        card.other_name,
+        card.card_type,
+        card.is_demo,
+        _frozen(card.attributes),
+    )
+    shown_by_printing = (
+        (
+            printing.pk,
+            printing.variant,
+            printing.collector_number,
+            _frozen(printing.attributes),
+            printing.card_set.code,
+            printing.card_set.is_demo,
+        )
+        if printing is not None
+        else None
+    )
+    return (get_language(), size, link, shown_by_card, shown_by_printing)
+
+
 @register.simple_tag
 def card_face(
     card: Card, printing: Printing | None = None, size: str = "sm", link: bool = True
 ) -> SafeString:
     """Render ``card`` (as printed in ``printing``, else its first shown printing)."""
+    printing = printing if printing is not None else _first_printing(card)
+    size = size if size in FACE_SIZES else "sm"
     spec = get_game(card.game.slug)
+    key = _face_key(spec, card, printing, size, link)
+    with _rendered_lock:
+        html = _rendered.get(key)
+        if html is not None:
+            _rendered.move_to_end(key)
+            return html
+    html = _render_face(spec, card, printing, size, link)
+    with _rendered_lock:
+        _rendered[key] = html
+        if len(_rendered) > FACE_CACHE_SIZE:
+            _rendered.popitem(last=False)
+    return html
+
+
+def _render_face(
+    spec: GameSpec, card: Card, printing: Printing | None, size: str, link: bool
+) -> SafeString:
     face = Face(
         card=card,
         spec=spec,
-        printing=printing if printing is not None else _first_printing(card),
-        size=size if size in FACE_SIZES else "sm",
+        printing=printing,
+        size=size,
         url=card.get_absolute_url() if link else "",
     )
     chosen = select_template([f"games/{spec.slug}/face.html", GENERIC_FACE])

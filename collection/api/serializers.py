@@ -143,14 +143,15 @@ class CollectionImportInputSerializer(serializers.Serializer[dict[str, Any]]):
         allow_blank=True,
         help_text=_(
             "decklab, deckbox, moxfield, manabox or dragonshield; leave out to recognise the "
-            "format by its header row."
+            "format by its header row. list: a typed list, “3 Flame Fox (MT1) 001” per line."
         ),
     )
 
     def validate_format(self, value: str) -> str:
-        if value and value not in dialect_codes():
+        codes = [*dialect_codes(), "list"]
+        if value and value not in codes:
             raise serializers.ValidationError(
-                _("Give one of the formats: %(formats)s.") % {"formats": ", ".join(dialect_codes())}
+                _("Give one of the formats: %(formats)s.") % {"formats": ", ".join(codes)}
             )
         return value
 

@@ -14,15 +14,14 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import NotAuthenticated, NotFound, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from catalog.api.pagination import CatalogPagination
 from catalog.models import Card, Game
+from catalog.query.errors import QueryError
 from collection import errors
 from collection.api import serializers as s
 from collection.imports import (
@@ -59,6 +58,8 @@ from collection.services import (
     wishlist_set_quantity,
 )
 from collection.vocab import default_language
+from decklab.api.parsers import SafeJSONParser
+from decklab.api.throttling import AtomicUserRateThrottle
 from decks.api.views_io import KeepFormatParameter
 from decks.models import Deck
 from decks.selectors import deck_get_for_viewer
@@ -116,7 +117,7 @@ ITEM_FILTERS = [
 ]
 
 
-class ImportThrottle(UserRateThrottle):
+class ImportThrottle(AtomicUserRateThrottle):
     scope = "collection-import"
     rate = "60/minute"
 
@@ -124,7 +125,7 @@ class ImportThrottle(UserRateThrottle):
 class CollectionApiView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Http404):
@@ -228,7 +229,10 @@ class ItemListApi(CollectionApiView, generics.ListAPIView[CollectionItem]):
     filter_backends = ()
 
     def get_queryset(self) -> QuerySet[CollectionItem]:
-        return collection_items(owner=_owner(self.request), filters=self.request.query_params)
+        try:
+            return collection_items(owner=_owner(self.request), filters=self.request.query_params)
+        except QueryError as exc:
+            raise ValidationError({"q": [str(exc)]}) from exc
 
     @extend_schema(
         tags=[TAG],

@@ -264,9 +264,17 @@ DRAGON_SHIELD = Dialect(
     sep_line=True,
 )
 
+#: a typed list, "3 Flame Fox (MT1) 001" per line: read only, never recognised by a header
+TYPED_LIST = Dialect(
+    code="list",
+    label="List",
+    columns={"quantity": "Count", "name": "Name", "set": "Set", "number": "Number"},
+    conditions_out=_OURS,
+)
+
 #: in the order headers are tried (Moxfield's header contains Deckbox's signature)
 DIALECTS: tuple[Dialect, ...] = (DECKLAB, DRAGON_SHIELD, MANABOX, MOXFIELD, DECKBOX)
-BY_CODE = {d.code: d for d in DIALECTS}
+BY_CODE = {d.code: d for d in (*DIALECTS, TYPED_LIST)}
 
 #: words any dialect may use for a condition: our codes and labels, Cardmarket's abbreviations
 CONDITION_ALIASES: dict[str, str] = {

@@ -144,9 +144,51 @@ class _Reader:
         return self.catalogs[slug]
 
 
+LIST_LINE = re.compile(
+    r"^\s*(?P<count>\d+)\s*[xX×]?\s+(?P<name>.+?)"
+    r"(?:\s+\((?P<set>[^()]+)\)(?:\s+(?P<number>\S+))?)?\s*$"
+)
+LIST_LINE_BAD = gettext_lazy(
+    "Write one card per line: how many, the name, and optionally the set in parentheses "
+    "and the number, e.g. “3 Flame Fox (MT1) 001”."
+)
+
+
 def read_collection_csv(text: str, *, game: Game | None, dialect_code: str = "") -> ReadResult:
     """Read ``text`` (already decoded) as a collection CSV of ``game`` (DeckLab CSV names
-    the game on each row and needs none)."""
+    the game on each row and needs none), or as a typed list with ``dialect_code="list"``."""
+    if dialect_code == "list":
+        return read_collection_list(text, game=game)
+    return _read_csv(text, game=game, dialect_code=dialect_code)
+
+
+def read_collection_list(text: str, *, game: Game | None) -> ReadResult:
+    """A typed list, one ``<count> <name> [(<set>) [<number>]]`` per line (names in either
+    language, full-width digits allowed; blank lines and ``#`` comments skipped)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["Count", "Name", "Set", "Number"])
+    problems: list[Problem] = []
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(lines, start=1):
+        line = unicodedata.normalize("NFKC", raw)
+        skipped = not line.strip() or line.lstrip().startswith("#")
+        found = None if skipped else LIST_LINE.match(line)
+        if found is None:
+            if not skipped:
+                problems.append(Problem(number, "", str(LIST_LINE_BAD)))
+            writer.writerow([])
+            continue
+        writer.writerow([found["count"], found["name"], found["set"] or "", found["number"] or ""])
+    if problems:
+        return ReadResult(BY_CODE["list"], problems=problems)
+    result = _read_csv(out.getvalue(), game=game, dialect_code="list")
+    # the generated header is line 1: the list's own lines are one less
+    result.problems = [Problem(p.line - 1, p.column, p.message) for p in result.problems]
+    return result
+
+
+def _read_csv(text: str, *, game: Game | None, dialect_code: str) -> ReadResult:
     if len(text.encode("utf-8")) > MAX_BYTES:
         return ReadResult(None, problems=[Problem(1, "", TOO_LARGE % {"max": MAX_BYTES >> 20})])
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -245,7 +287,11 @@ def _row(state: _Reader, result: ReadResult, line: int, cells: list[str]) -> Ite
         return None
     result.games.add(slug)
     card = _card(state, catalog, cell, problem)
-    card_set = _set(catalog, cell, problem)
+    if dialect.code == "list" and not cell("set"):
+        # a typed list may leave the set out when the card has one printing (or one plain)
+        card_set = _only_set(catalog, card, problem) if card is not None else None
+    else:
+        card_set = _set(catalog, cell, problem)
     quantity = _count(cell("quantity"), "quantity", problem, low=1)
     trade = (
         _count(cell("trade_quantity"), "trade_quantity", problem, low=0)
@@ -331,6 +377,24 @@ def _set(catalog: _Catalog, cell: Any, problem: Any) -> CardSet | None:
             + did_you_mean(given, catalog.set_words),
         )
     return found
+
+
+def _only_set(catalog: _Catalog, card: Card, problem: Any) -> CardSet | None:
+    printings = [p for (c, _s), found in catalog.printings.items() if c == card.pk for p in found]
+    plain = [p for p in printings if not p.variant] or printings
+    by_id = {s.pk: s for s in catalog.sets_by_code.values()}
+    if not printings:
+        problem("set", _("The catalog lists no printing of %(card)s.") % {"card": card.name})
+        return None
+    if len(plain) == 1:
+        return by_id[plain[0].card_set_id]
+    sets = sorted({by_id[p.card_set_id].code for p in printings})
+    problem(
+        "set",
+        _("%(card)s has several printings: name the set in parentheses (%(sets)s).")
+        % {"card": card.name, "sets": ", ".join(sets)},
+    )
+    return None
 
 
 def _printing(

@@ -23,12 +23,12 @@ from django.http import Http404
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from decklab.api.parsers import SafeJSONParser
 from decks import errors as deck_errors
 from decks.api import errors
 from decks.models import Deck
@@ -56,7 +56,7 @@ class DeckApiView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticatedOrReadOnly]
     # Deck lists nest (entries, printings): JSON only, forms could not carry them.
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, deck_errors.StaleDeckError):

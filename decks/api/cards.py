@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import translation
+from django.utils.functional import lazy
 from rest_framework.exceptions import ValidationError
 
 from catalog.models import Card, Game, Printing
@@ -199,7 +200,7 @@ def resolve_entries(
         else:
             item.card_error = Say(
                 errors.UNKNOWN_CARD,
-                {"game": get_game(named_game.slug).name_en, "code": code},
+                {"game": _game_name(named_game.slug), "code": code},
                 suggest(named_game, code),
             )
 
@@ -231,6 +232,21 @@ def _resolve_printings(resolved: list[Resolved], entries: Sequence[Mapping[str, 
         )
 
 
+def _in_language(slug: str) -> str:
+    spec = get_game(slug)
+    japanese = (translation.get_language() or "en").startswith("ja")
+    return spec.name_ja if japanese and spec.name_ja else spec.name_en
+
+
+def _zones_in_language(rules: Any) -> str:
+    return ", ".join(str(z.label) for z in rules.zones)
+
+
+# Messages are rendered later in each language (Say.both): names chosen when rendered, not now
+_game_name = lazy(_in_language, str)
+_zone_names = lazy(_zones_in_language, str)
+
+
 def _zone_error(game: Game, zone: str) -> Say | None:
     rules = deck_rules(game.slug)
     if rules.zone(zone) is not None:
@@ -238,9 +254,9 @@ def _zone_error(game: Game, zone: str) -> Say | None:
     return Say(
         errors.UNKNOWN_ZONE,
         {
-            "game": get_game(game.slug).name_en,
+            "game": _game_name(game.slug),
             "zone": zone,
-            "zones": ", ".join(z.code for z in rules.zones),
+            "zones": _zone_names(rules),
         },
     )
 
@@ -254,8 +270,8 @@ def _entry_errors(game: Game, item: Resolved) -> dict[str, list[str]]:
             str(errors.FOREIGN_CARD)
             % {
                 "code": item.ref,
-                "game": get_game(item.card.game.slug).name_en,
-                "deck_game": get_game(game.slug).name_en,
+                "game": _game_name(item.card.game.slug),
+                "deck_game": _game_name(game.slug),
             }
         ]
     zone_error = _zone_error(game, item.zone)

@@ -18,6 +18,7 @@ from rest_framework import serializers
 from decks.api.reads import DeckReading, read_deck
 from decks.legality.problems import Severity
 from decks.models import Deck, DeckEntry, DeckRevision
+from games.official import official_product
 
 NAME_HELP = _("The card's name in the request's language (Accept-Language), else the other one.")
 VERSION_HELP = _(
@@ -150,8 +151,20 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     source_product = serializers.SlugField(
         source="source_product.code", read_only=True, allow_null=True, default=None
     )
+    data_notes = serializers.SerializerMethodField(
+        help_text=_(
+            "Where the catalog's list of the product the deck started from differs from the "
+            "product as published, and who says so."
+        )
+    )
     entries = serializers.SerializerMethodField()
     legality = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_data_notes(self, deck: Deck) -> list[dict[str, str]]:
+        product = deck.source_product
+        official = official_product(deck.game.slug, product.code) if product else None
+        return [n.as_dict() for n in official.notes] if official else []
 
     def _reading(self, deck: Deck) -> DeckReading:
         # Entries and problems are read once per deck, for both fields (three queries in all).
@@ -219,7 +232,15 @@ class RevisionOutputSerializer(serializers.Serializer[DeckRevision]):
     number = serializers.IntegerField(read_only=True)
     author = serializers.CharField(source="author.username", read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
-    summary = serializers.CharField(read_only=True)
+    summary = serializers.CharField(read_only=True, help_text=_("A short English line."))
+    changes = serializers.DictField(
+        read_only=True,
+        help_text=_(
+            "What changed since the revision before, as data (entries with both names, and "
+            "fields before and after); empty for the first revision and for revisions stored "
+            "before changes were kept."
+        ),
+    )
     url = serializers.SerializerMethodField()
 
     @extend_schema_field(OpenApiTypes.URI)

@@ -20,8 +20,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from decklab.api.throttling import AtomicAnonRateThrottle, AtomicUserRateThrottle
 from decks.api import errors, schema
 from decks.api.access import DeckApiView, deck_for_reader, deck_for_writer, expected_version
 from decks.api.inputs import (
@@ -198,12 +198,12 @@ class _ValidateRate:
         return str(rates.get(self.scope) or self.default_rate)
 
 
-class ValidateAnonThrottle(_ValidateRate, AnonRateThrottle):
+class ValidateAnonThrottle(_ValidateRate, AtomicAnonRateThrottle):
     scope = "deck-validate-anon"
     default_rate = "30/minute"
 
 
-class ValidateUserThrottle(_ValidateRate, UserRateThrottle):
+class ValidateUserThrottle(_ValidateRate, AtomicUserRateThrottle):
     scope = "deck-validate-user"
     default_rate = "120/minute"
 

@@ -46,6 +46,7 @@ NOT_A_DECK = _("This is not an unmatched.cards deck: it needs “hero” and “
 CUSTOM_NEEDS_ACCOUNT = _("Sign in to import a deck with cards that are not in the catalog.")
 BAD_CARD_VALUE = _("%(field)s: %(messages)s")
 TITLE_TOO_LONG = _("A card's title is at most %(max)d characters.")
+ABOUT_CARD = _("“%(card)s”: %(message)s")
 
 # --- services --------------------------------------------------------------------------------
 UNKNOWN_FORMAT = _("Unknown deck list format “%(fmt)s”.")

@@ -28,6 +28,8 @@ class DeckFormat:
     parse: Callable[..., ParsedDeck]
     export: Callable[[Deck], dict[str, Any]]
     extension: str = "json"
+    #: whether decoded JSON is in this format (a deck pasted as a text list is read as one)
+    recognises: Callable[[Any], bool] | None = None
 
 
 def game_formats(slug: str) -> tuple[DeckFormat, ...]:

@@ -8,18 +8,20 @@ line, a stale version, a rule of the deck services) leaves no trace.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from catalog.models import Game
+from decklab import safe_input
 from decks import errors as deck_errors
 from decks.errors import DeckError, StaleDeckError
 from decks.imports import errors
 from decks.imports.errors import DeckImportError, LineProblem
-from decks.imports.formats import TEXT, all_formats, format_codes, format_for
+from decks.imports.formats import TEXT, all_formats, format_for
+from decks.imports.guess import guess
 from decks.imports.text import ParsedDeck, export_deck_text, parse_deck_text
 from decks.models import Deck
 from decks.services import deck_create, deck_replace
@@ -28,20 +30,18 @@ from decks.services import deck_create, deck_replace
 Format = str
 
 
-def formats() -> tuple[str, ...]:
-    return tuple(format_codes())
-
-
 def _refuse(message: Any, code: str) -> DeckImportError:
     return DeckImportError([LineProblem(0, "", str(message), code)])
 
 
 def _json(data: Any) -> Any:
     """The deck JSON as given: already decoded, or as text or bytes to decode."""
-    if not isinstance(data, str | bytes):
-        return data
     try:
-        return json.loads(data)
+        if not isinstance(data, str | bytes):
+            return safe_input.check(data)
+        return safe_input.loads(data)
+    except safe_input.UnsafeInput as exc:
+        raise _refuse(str(exc), "json") from exc
     except (ValueError, UnicodeDecodeError) as exc:
         raise _refuse(errors.NOT_A_DECK, "json") from exc
 
@@ -77,10 +77,24 @@ def _parsed_or_raise(**kwargs: Any) -> ParsedDeck:
     return parsed
 
 
-def _save_new_rows(parsed: ParsedDeck) -> None:
+def _save_new_rows(parsed: ParsedDeck, **parse_kwargs: Any) -> ParsedDeck:
+    """Inside the caller's transaction: save the player's new cards, race-free.
+
+    The new rows' codes were picked by reading which codes are free: two imports of the same new
+    deck at once both picked the same ones, and the second insert broke ``set_code_per_game``
+    (a 500). Locking the player's row queues one player's imports until the transaction ends;
+    the list is read again under the lock, so it reuses the set and cards the import before it
+    saved instead of inserting them again.
+    """
+    if not parsed.new_rows:
+        return parsed
+    user = parse_kwargs["user"]
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    parsed = _parsed_or_raise(**parse_kwargs)
     # each row's foreign keys point at rows saved just before it (set, card, printing)
     for row in parsed.new_rows:
         row.save()
+    return parsed
 
 
 def _refused_by_services(exc: DeckError) -> DeckImportError:
@@ -98,11 +112,16 @@ def deck_import(
     visibility: str = Deck.Visibility.PRIVATE,
     description: str = "",
 ) -> Deck:
-    """A new deck from a text list or an unmatched.cards deck JSON, or ``DeckImportError``."""
-    parsed = _parsed_or_raise(game=game, user=owner, text=text, data=data, fmt=fmt)
+    """A new deck from a text list or an unmatched.cards deck JSON, or ``DeckImportError``.
+    A text list naming another game on its ``game:`` line is that game's deck, and a game's
+    own JSON pasted as a text list is read as that format (decks.imports.guess)."""
+    found = guess(game=game, text=text, data=data, fmt=fmt)
+    game, text, data, fmt = found.game, found.text, found.data, found.fmt
+    how = {"game": game, "user": owner, "text": text, "data": data, "fmt": fmt}
+    parsed = _parsed_or_raise(**how)
     try:
         with transaction.atomic():
-            _save_new_rows(parsed)
+            parsed = _save_new_rows(parsed, **how)
             return deck_create(
                 owner=owner,
                 game=game,
@@ -131,17 +150,21 @@ def deck_import_into(
     new revision. A stale ``expected_version`` raises ``StaleDeckError``, like every edit."""
     if deck.owner_id != getattr(user, "pk", None):
         raise DeckError(deck_errors.NOT_OWNER, "deck")
-    parsed = _parsed_or_raise(game=deck.game, user=user, text=text, data=data, fmt=fmt)
-    fields: dict[str, Any] = {}
-    if name or parsed.name:
-        fields["name"] = name or parsed.name
-    if parsed.variant:
-        fields["variant"] = parsed.variant
-    if parsed.extras:
-        fields["extras"] = {**deck.extras, **parsed.extras}
+    # the deck's game stays: a list of another game is reported by its game: line alone
+    found = guess(game=deck.game, text=text, data=data, fmt=fmt, game_fixed=True)
+    text, data, fmt = found.text, found.data, found.fmt
+    how = {"game": deck.game, "user": user, "text": text, "data": data, "fmt": fmt}
+    parsed = _parsed_or_raise(**how)
     try:
         with transaction.atomic():
-            _save_new_rows(parsed)
+            parsed = _save_new_rows(parsed, **how)
+            fields: dict[str, Any] = {}
+            if name or parsed.name:
+                fields["name"] = name or parsed.name
+            if parsed.variant:
+                fields["variant"] = parsed.variant
+            if parsed.extras:
+                fields["extras"] = {**deck.extras, **parsed.extras}
             return deck_replace(
                 deck=deck,
                 user=user,

@@ -240,10 +240,17 @@ class Zones:
         return self.names.get(_loose(text))
 
     def listing(self) -> str:
-        return ", ".join(z.code for z in self.rules.zones)
+        """The zones by their labels in the reader's language (codes are accepted too)."""
+        return ", ".join(str(z.label) for z in self.rules.zones)
 
     def suggest(self, text: str) -> str:
         return did_you_mean(_loose(text), self.names, cutoff=0.7)
+
+
+def _game_name(spec: Any) -> str:
+    """The game's name in the reader's language, for messages."""
+    japanese = (translation.get_language() or "en").startswith("ja")
+    return str(spec.name_ja if japanese and spec.name_ja else spec.name_en)
 
 
 def _labels(label: Any) -> list[str]:
@@ -286,6 +293,7 @@ class _Reader:
         self.entry_lines = 0
         self.meta_lines: dict[str, int] = {}
         self.suggestions = 0
+        self.wrong_game = False
 
     def problem(self, number: int, text: str, message: Any, code: str) -> None:
         self.parsed.problems.append(LineProblem(number, text[:MAX_LINE], str(message), code))
@@ -311,6 +319,9 @@ class _Reader:
                 self.entry(number, raw, int(entry["qty"]), entry["rest"])
             elif not self.meta(number, raw):
                 self.header_or_unreadable(number, raw, line)
+        if self.wrong_game:
+            self.parsed.problems = [p for p in self.parsed.problems if p.code == "game"]
+            return
         self.resolve()
 
     def meta(self, number: int, raw: str) -> bool:
@@ -357,14 +368,16 @@ class _Reader:
             message = errors.UNKNOWN_GAME % {"text": value}
             self.problem(number, raw, str(message) + did_you_mean(_loose(value), names), "game")
         elif slug != self.game.slug:
-            listed = get_game(slug).name_en
-            message = errors.WRONG_GAME % {"listed": listed, "game": self.spec.name_en}
+            listed = _game_name(get_game(slug))
+            message = errors.WRONG_GAME % {"listed": listed, "game": _game_name(self.spec)}
             self.problem(number, raw, message, "game")
+            # every card line would be reported against the wrong game: only this one is
+            self.wrong_game = True
 
     def rules_line(self, number: int, raw: str, value: str) -> None:
         if not self.rules.variants:
             self.problem(
-                number, raw, errors.NO_RULES_VARIANTS % {"game": self.spec.name_en}, "rules"
+                number, raw, errors.NO_RULES_VARIANTS % {"game": _game_name(self.spec)}, "rules"
             )
             return
         names = {}
@@ -376,7 +389,7 @@ class _Reader:
             known = ", ".join(v.code for v in self.rules.variants)
             message = errors.UNKNOWN_RULES % {
                 "text": value,
-                "game": self.spec.name_en,
+                "game": _game_name(self.spec),
                 "known": known,
             }
             self.problem(number, raw, message, "rules")
@@ -387,7 +400,7 @@ class _Reader:
         """A deck extra's line (``chips: 5x10``), read by the game's extra of that key."""
         extra = extra_of(self.game.slug, key)
         if extra is None:
-            message = errors.NO_SUCH_EXTRA % {"game": self.spec.name_en, "key": key}
+            message = errors.NO_SUCH_EXTRA % {"game": _game_name(self.spec), "key": key}
             self.problem(number, raw, message, key)
             return
         try:
@@ -420,7 +433,7 @@ class _Reader:
             return
         if explicit or len(words) <= 3:
             self.zone, self.zone_known = None, False
-            game, zones = self.spec.name_en, self.zones.listing()
+            game, zones = _game_name(self.spec), self.zones.listing()
             message = str(errors.NOT_A_ZONE % {"text": name, "game": game, "zones": zones})
             self.problem(number, raw, message + self.zones.suggest(name), "zone")
         else:
@@ -461,7 +474,9 @@ class _Reader:
     def variant(self, number: int, raw: str, text: str) -> str | None:
         variants = self.spec.variants
         if not variants:
-            self.problem(number, raw, errors.NO_VARIANTS % {"game": self.spec.name_en}, "variant")
+            self.problem(
+                number, raw, errors.NO_VARIANTS % {"game": _game_name(self.spec)}, "variant"
+            )
             return None
         names = {}
         for code, label in variants:
@@ -472,7 +487,7 @@ class _Reader:
             known = ", ".join(code for code, _label in variants)
             message = errors.UNKNOWN_VARIANT % {
                 "variant": text,
-                "game": self.spec.name_en,
+                "game": _game_name(self.spec),
                 "known": known,
             }
             self.problem(number, raw, str(message) + did_you_mean(_loose(text), names), "variant")
@@ -494,7 +509,7 @@ class _Reader:
             if cards:
                 pin.set_code, pin.number = split["set"], split["number"]
         if not cards:
-            message = errors.UNKNOWN_CARD % {"name": name, "game": self.spec.name_en}
+            message = errors.UNKNOWN_CARD % {"name": name, "game": _game_name(self.spec)}
             self.problem(number, raw, str(message) + self.suggest(name), "unknown-card")
             return None, name
         return cards, name
@@ -504,13 +519,13 @@ class _Reader:
         card = self.index.coded(found["code"]) if found else None
         if found is None or card is None:
             code = found["code"] if found else rest.lstrip("#")
-            message = errors.UNKNOWN_CODE % {"code": code, "game": self.spec.name_en}
+            message = errors.UNKNOWN_CODE % {"code": code, "game": _game_name(self.spec)}
             self.problem(number, raw, str(message) + self.suggest(code, code=True), "unknown-card")
             return None, rest
         if found["pin"]:
             split = _CODE_PIN.match(found["pin"])
             if split is None:
-                message = errors.UNKNOWN_CARD % {"name": rest, "game": self.spec.name_en}
+                message = errors.UNKNOWN_CARD % {"name": rest, "game": _game_name(self.spec)}
                 self.problem(number, raw, message, "unknown-card")
                 return None, rest
             pin.set_code, pin.number = split["set"], split["number"]

@@ -45,9 +45,14 @@ class Text:
 
     def render(self, language: str) -> str:
         with translation.override(language):
-            values = dict(self.params)
+            # a value kept in both languages (a data note) is rendered in this one
+            values = {
+                key: value.in_language(language) if hasattr(value, "in_language") else value
+                for key, value in self.params.items()
+            }
             values.update({key: card.name(language) for key, card in self.cards.items()})
-            return str(self.template) % values if values else str(self.template)
+            # "%" on the template itself: a lazy plural picks its form from the values
+            return str(self.template % values) if values else str(self.template)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -22,6 +23,19 @@ if TYPE_CHECKING:
     from decks.game_rules import DeckRules
 
 MAX_QUANTITY = 99
+
+
+def _join_labels(zones: Iterable[Any]) -> str:
+    return ", ".join(str(z.label) for z in zones)
+
+
+def _label_of_type(rules: Any, card_type: str) -> str:
+    return str(rules.type_label(card_type))
+
+
+# a message is rendered in each language later (the API gives both): labels left lazy
+_zone_list = lazy(_join_labels, str)
+_type_label = lazy(_label_of_type, str)
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,7 @@ class ZoneSize:
 
     def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
         actual = deck.count(self.zone)
-        label = rules.zone_label(self.zone)
+        label = rules.zone_name(self.zone)
         low = self.exactly if self.exactly is not None else self.minimum
         high = self.exactly if self.exactly is not None else self.maximum
         if low is not None and actual < low:
@@ -61,14 +75,27 @@ class ZoneSize:
             )
         else:
             return []
+        # plural by the count actually found ("1 card", "0 cards")
         if self.exactly is not None:
-            message = _("The %(zone)s has %(actual)d cards; it must have exactly %(expected)d.")
+            message = ngettext_lazy(
+                "The %(zone)s has %(actual)d card; it must have exactly %(expected)d.",
+                "The %(zone)s has %(actual)d cards; it must have exactly %(expected)d.",
+                "actual",
+            )
             expected: object = self.exactly
         elif low is not None and actual < low:
-            message = _("The %(zone)s has %(actual)d cards; it needs at least %(expected)d.")
+            message = ngettext_lazy(
+                "The %(zone)s has %(actual)d card; it needs at least %(expected)d.",
+                "The %(zone)s has %(actual)d cards; it needs at least %(expected)d.",
+                "actual",
+            )
             expected = low
         else:
-            message = _("The %(zone)s has %(actual)d cards; it may have at most %(expected)d.")
+            message = ngettext_lazy(
+                "The %(zone)s has %(actual)d card; it may have at most %(expected)d.",
+                "The %(zone)s has %(actual)d cards; it may have at most %(expected)d.",
+                "actual",
+            )
             expected = high
         return [
             Problem(
@@ -86,24 +113,66 @@ class ZoneSize:
 
 @dataclass(frozen=True)
 class StandardSize:
-    """A size that is customary, not required: reported as information."""
+    """A size that is customary, not required: reported as information, or with
+    ``below`` as that severity when the deck is smaller; under ``playable`` (what the game's
+    opening draws) a deck cannot even start a game, which is an error citing ``playable_cite``."""
 
     zone: str
     size: int
     cite: Cite
+    below: Severity = Severity.INFO
+    playable: int = 0
+    playable_cite: Cite | None = None
 
     def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
         actual = deck.count(self.zone)
         if actual == self.size:
             return []
+        if actual < self.playable:
+            return [
+                Problem(
+                    code="too-few-to-play",
+                    severity=Severity.ERROR,
+                    cite=self.playable_cite or self.cite,
+                    message=Text(
+                        ngettext_lazy(
+                            "The %(zone)s has %(actual)d card; the opening draws "
+                            "%(expected)d, so a game cannot start.",
+                            "The %(zone)s has %(actual)d cards; the opening draws "
+                            "%(expected)d, so a game cannot start.",
+                            "actual",
+                        ),
+                        {
+                            "zone": rules.zone_name(self.zone),
+                            "actual": actual,
+                            "expected": self.playable,
+                        },
+                    ),
+                    fix=Text(
+                        ngettext_lazy(
+                            "Add %(n)d card to the %(zone)s.",
+                            "Add %(n)d cards to the %(zone)s.",
+                            "n",
+                        ),
+                        {"n": self.playable - actual, "zone": rules.zone_name(self.zone)},
+                    ),
+                    zone=self.zone,
+                    expected=self.playable,
+                    actual=actual,
+                )
+            ]
         return [
             Problem(
                 code="standard-size",
-                severity=Severity.INFO,
+                severity=self.below if actual < self.size else Severity.INFO,
                 cite=self.cite,
                 message=Text(
-                    _("The %(zone)s has %(actual)d cards; %(expected)d is the standard size."),
-                    {"zone": rules.zone_label(self.zone), "actual": actual, "expected": self.size},
+                    ngettext_lazy(
+                        "The %(zone)s has %(actual)d card; %(expected)d is the standard size.",
+                        "The %(zone)s has %(actual)d cards; %(expected)d is the standard size.",
+                        "actual",
+                    ),
+                    {"zone": rules.zone_name(self.zone), "actual": actual, "expected": self.size},
                 ),
                 zone=self.zone,
                 expected=self.size,
@@ -180,7 +249,7 @@ class ExactlyOneOfType:
 
     def check(self, deck: DeckFacts, rules: DeckRules) -> list[Problem]:
         actual = deck.count(self.zone)
-        label = rules.zone_label(self.zone)
+        label = rules.zone_name(self.zone)
         if actual == 1:
             return []
         if actual == 0:
@@ -241,7 +310,7 @@ def common_problems(deck: DeckFacts, rules: DeckRules, cite: Cite) -> list[Probl
                     ),
                     fix=Text(
                         _("Move %(card)s to one of: %(zones)s."),
-                        {"zones": ", ".join(str(z.label) for z in rules.zones)},
+                        {"zones": _zone_list(rules.zones)},
                         {"card": card},
                     ),
                     cards=(card,),
@@ -262,7 +331,7 @@ def common_problems(deck: DeckFacts, rules: DeckRules, cite: Cite) -> list[Probl
                     cite=zone.cite or cite,
                     message=Text(
                         _("%(card)s is a %(type)s card; the %(zone)s does not take that type."),
-                        {"type": rules.type_label(card.card_type), "zone": zone.label},
+                        {"type": _type_label(rules, card.card_type), "zone": zone.label},
                         {"card": card},
                     ),
                     fix=fix,

@@ -82,3 +82,24 @@ def variant_label(deck: Deck) -> str:
 def own_formats(deck: Any) -> tuple[Any, ...]:
     """The deck's game's own list formats (beside the text list every game has)."""
     return game_formats(deck.game.slug)
+
+
+@register.filter
+def relative_time(value: Any) -> str:
+    """The time as "5 minutes ago", in a span that static/decks/relative_time.js keeps true."""
+    from django.contrib.humanize.templatetags.humanize import naturaltime
+    from django.utils.html import format_html
+
+    if value is None:
+        return ""
+    return format_html(
+        '<span data-relative-time="{}">{}</span>', value.isoformat(), naturaltime(value)
+    )
+
+
+@register.filter
+def has_engine(deck: Deck) -> bool:
+    """Whether the deck's game has a goldfish engine: Simulate is offered only then."""
+    from games import registry
+
+    return registry.is_game(deck.game.slug) and registry.get(deck.game.slug).engine is not None

@@ -10,6 +10,7 @@ redirect back to the editor (or show it with the message), so nothing needs Java
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from django import forms
@@ -20,9 +21,11 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
-from catalog.filters import MAX_QUERY_LENGTH, name_search
 from catalog.models import Printing
-from collection.report import deck_collection_report
+from catalog.query.compile import compile_query, order_cards
+from catalog.query.context import search_context
+from catalog.query.errors import QueryError
+from catalog.query.syntax import MAX_QUERY_LENGTH
 from decks import errors
 from decks.errors import DeckError, StaleDeckError
 from decks.extras import ExtraError, extra_of, extra_views
@@ -43,10 +46,12 @@ from decks.services import (
     deck_entry_set,
     deck_entry_update,
     deck_update,
+    editing_session,
 )
 from decks.views.access import get_deck_for_user, is_htmx
 from decks.views.panels import PRINTINGS_PREFETCH, deck_panels
 from decks.views.rows import editor_rows
+from games import registry
 
 SEARCH_LIMIT = 30
 Change = Callable[[Deck, int], None]
@@ -74,7 +79,6 @@ def edit(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = get_deck_for_user(request, public_id, owner=True)
     context = _editor_context(deck)
     context.update(_panels(deck))
-    context["collection_report"] = deck_collection_report(deck=deck, viewer=request.user)
     return render(request, "decks/edit.html", context)
 
 
@@ -129,7 +133,10 @@ def _edit(
 ) -> HttpResponse:
     """Apply ``change`` to the owner's deck with the version the page read, and answer."""
     try:
-        change(deck, version_from_post(request.POST))
+        # an editing session's clicks are one revision; the settings form's Save is an
+        # explicit save and, like imports, stays a revision of its own
+        with editing_session() if settings_form is None else nullcontext():
+            change(deck, version_from_post(request.POST))
     except StaleDeckError:
         _reload(deck)
         return _respond(
@@ -184,6 +191,11 @@ def add(request: HttpRequest, public_id: str) -> HttpResponse:
             printing = Printing.objects.filter(card=card, pk=data["printing"]).first()
             if printing is None:
                 raise DeckError(NO_SUCH_PRINTING, "printing")
+        else:
+            # the game's default printing for this deck (Unmatched: the hero's own printing,
+            # with its fighter and boost); the entry row shows it and lets the player change it
+            pick = registry.get(deck.game.slug).declared("deck", "default_printing")
+            printing = pick(deck, card) if pick is not None else None
         deck_entry_add(
             deck=deck,
             user=request.user,
@@ -296,28 +308,51 @@ def edit_extra(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
     return _edit(request, deck, change, extra=key)
 
 
+#: the editor search's "only cards I have" choices (search-language flags)
+MINE_CHOICES = ("owned", "free")
+
+
 @login_required
 @require_safe
 def search(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Cards of the deck's game by Japanese or English name (or exact code), with the zones
-    that take each one; bounded, so a one-letter query stays cheap."""
+    """Cards of the deck's game by the catalog's search language (names in Japanese or
+    English, the game's fields, ``in:deck``, ``is:owned``; or an exact code), with the zones
+    that take each one; bounded, so a one-letter query stays cheap. A query with a mistake
+    answers its position and "did you mean"."""
     deck = get_deck_for_user(request, public_id, owner=True)
     rules = deck_rules(deck.game.slug)
     query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
     card_type = request.GET.get("type", "")
+    # "build only from what I have": the collection's is:owned / is:free, added to the search
+    mine = request.GET.get("mine", "")
+    if mine in MINE_CHOICES and request.user.is_authenticated:
+        query = f"{query} is:{mine}".strip()
     cards: list[Any] = []
     more = False
-    if query or card_type:
+    query_error: QueryError | None = None
+    compiled = None
+    if query:
+        try:
+            # the catalog's search language; in:deck means this deck here
+            compiled = compile_query(
+                query,
+                slug=deck.game.slug,
+                context=search_context(user=request.user, deck=deck),
+                per_printing=False,
+            )
+        except QueryError as exc:
+            query_error = exc
+    if (query or card_type) and query_error is None:
         found = visible_cards(game=deck.game, user=request.user)
-        if query:
-            by_name = name_search(found, query).values("pk")
-            found = found.filter(Q(pk__in=by_name) | Q(code__iexact=query))
+        if compiled is not None and compiled.condition:
+            found = found.filter(compiled.condition | Q(code__iexact=query))
         if card_type:
             found = found.filter(card_type=card_type)
+        found = found.order_by("name_en", "name_ja", "pk")
+        if compiled is not None and compiled.order is not None:
+            found = order_cards(found, compiled, slug=deck.game.slug)
         rows = list(
-            found.select_related("game")
-            .prefetch_related(PRINTINGS_PREFETCH)
-            .order_by("name_en", "name_ja", "pk")[: SEARCH_LIMIT + 1]
+            found.select_related("game").prefetch_related(PRINTINGS_PREFETCH)[: SEARCH_LIMIT + 1]
         )
         more = len(rows) > SEARCH_LIMIT
         cards = rows[:SEARCH_LIMIT]
@@ -341,6 +376,8 @@ def search(request: HttpRequest, public_id: str) -> HttpResponse:
         "results": results,
         "more": more,
         "limit": SEARCH_LIMIT,
+        "query_error": query_error,
+        "query_error_parts": query_error.parts(query) if query_error else None,
     }
     response = render(request, "decks/editor/_search_results.html", context)
     patch_vary_headers(response, ["HX-Request"])

@@ -42,8 +42,43 @@ def history(request: HttpRequest, public_id: str) -> HttpResponse:
     page = Paginator(deck_revisions(deck=deck), REVISIONS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    rules = deck_rules(deck.game.slug)
+    for revision in page:  # the page keeps these objects for the template
+        revision.shown_summary = revision_summary(revision, rules)  # type: ignore[attr-defined]
     context = {"deck": deck, "page": page, "is_owner": is_owner(request, deck)}
     return render(request, "decks/history.html", context)
+
+
+SUMMARY_MAX = 300
+
+
+def revision_summary(revision: DeckRevision, rules: DeckRules) -> str:
+    """What the revision changed, in the reader's language ("+2 フェイント, 名前"), from the
+    changes it stores as data; a revision stored before those has only its English line."""
+    changes = revision.changes if isinstance(revision.changes, dict) else {}
+    if not changes:
+        if revision.summary == "created":
+            return _("created")
+        return revision.summary or "—"
+    japanese = (get_language() or "en").startswith("ja")
+    parts = []
+    for entry in changes.get("entries", []):
+        names = (entry.get("name_ja"), entry.get("name_en"))
+        name = next((n for n in (names if japanese else names[::-1]) if n), entry.get("card"))
+        delta = int(entry.get("delta", 0))
+        parts.append(f"{'+' if delta > 0 else '−'}{abs(delta)} {name}")
+    fields = changes.get("fields", {})
+    for name, values in fields.items():
+        if name == "extras":
+            old, new = values.get("before") or {}, values.get("after") or {}
+            for key in sorted(set(old) | set(new)):
+                if old.get(key) != new.get(key):
+                    extra = extra_of(rules.game, key)
+                    parts.append(str(extra.label) if extra else key)
+            continue
+        parts.append(str(FIELD_LABELS.get(name, name)))
+    text = "、".join(parts) if japanese else ", ".join(parts)
+    return text if len(text) <= SUMMARY_MAX else text[: SUMMARY_MAX - 1] + "…"
 
 
 @dataclass(frozen=True)

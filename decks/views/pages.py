@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from catalog.models import Game, Product, ProductItem
-from collection.report import deck_collection_report
 from decks.errors import DeckError
 from decks.extras import extra_views
 from decks.forms import NO_SUCH_PRODUCT, DeckCreateForm, ProductPickForm, deck_games
@@ -132,9 +131,6 @@ def detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "cloned_from": cloned_from,
         "view": "list" if request.GET.get("view") == "list" else "faces",
         "extra_views": extra_views(deck),
-        "collection_report": deck_collection_report(deck=deck, viewer=request.user)
-        if request.user.is_authenticated
-        else None,
     }
     return render(request, "decks/detail.html", context)
 

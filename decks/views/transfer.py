@@ -56,6 +56,13 @@ def import_deck(request: HttpRequest) -> HttpResponse:
                 problems = exc.problems
             else:
                 messages.success(request, _("Deck imported."))
+                if deck.game_id != form.chosen_game.pk:
+                    # the list said which game it is (its game: line, or its own JSON format)
+                    messages.info(
+                        request,
+                        _("The list is a %(game)s deck, so it was imported as one.")
+                        % {"game": deck.game.name},
+                    )
                 return redirect("decks:detail", deck.public_id)
         status = 400
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, ChoiceListField, StrictBooleanField
@@ -114,5 +115,7 @@ SPEC = GameSpec(
         Facet("reach", _("Reach"), "range"),
     ),
     sort_order=GAME.sort_order,
+    # the product page's zone headings, in the words of the deck rules (deck.py)
+    extra={"zones": {"hunter": capfirst(_("hunter"))}},
     accent="#b5541c",
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeSchema, StringListField
@@ -129,5 +130,14 @@ SPEC = GameSpec(
         Facet("points", _("Points"), "range"),
     ),
     sort_order=GAME.sort_order,
+    # the product page's zone headings, in the words of the deck rules (deck.py)
+    extra={
+        "zones": {
+            "protagonist": capfirst(_("protagonist")),
+            "missions": capfirst(_("missions")),
+            "substitute": capfirst(_("substitute protagonist")),
+            "spares": capfirst(_("spare characters")),
+        }
+    },
     accent="#8e3b8a",
 )

@@ -14,6 +14,7 @@ from decks.legality.problems import Cite, Problem, Severity, Text
 from decks.legality.rules import StandardSize
 from games.recharge import GAME
 from games.recharge.catalog import POWER_PLUS
+from games.recharge.schedule import OPENING_HAND
 
 DIGEST = "recharge.md"
 BASIC, TOURNAMENT = "basic", "tournament"
@@ -191,7 +192,18 @@ RULES = DeckRules(
         Variant(BASIC, _("Basic rules")),  # line 24
         Variant(TOURNAMENT, _("Tournament rules")),  # line 25
     ),
-    rules=(StandardSize("main", 50, Cite(DIGEST, 29)),),  # line 29: 50 is the standard
+    # line 29: 50 is the standard (a smaller deck is warned); line 33: the opening draws
+    # OPENING_HAND cards, so a deck with fewer cannot start a game
+    rules=(
+        StandardSize(
+            "main",
+            50,
+            Cite(DIGEST, 29),
+            below=Severity.WARNING,
+            playable=OPENING_HAND,
+            playable_cite=Cite(DIGEST, 33),
+        ),
+    ),
     checks=(all_different, chips),
     stats=(
         Stat("left", _("Left edge colours")),

@@ -40,7 +40,8 @@ def _whole(raw: Any, n: int) -> int:
         value = int(raw.strip()) if isinstance(raw, str) else raw
     except ValueError:
         raise ExtraError(NOT_A_NUMBER % {"n": n, "value": str(raw)[:20]}) from None
-    if abs(value) > CHIP_VALUE_BOUND:
+    # no chip is worth nothing or less; values over 5 are kept for the legality panel to explain
+    if not 1 <= value <= CHIP_VALUE_BOUND:
         raise ExtraError(OUT_OF_BOUNDS % {"n": n, "value": str(value)[:20]})
     return value
 

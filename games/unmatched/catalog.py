@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -81,5 +82,9 @@ SPEC = GameSpec(
         Facet("boost", _("Boost"), "range", on="printing"),
     ),
     sort_order=GAME.sort_order,
+    # the product page's zone headings, in the words of the deck rules (deck.py)
+    extra={
+        "zones": {"hero": capfirst(_("hero (character card)")), "deck": capfirst(_("action deck"))}
+    },
     accent="#1f6f8b",
 )

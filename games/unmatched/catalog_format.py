@@ -37,8 +37,9 @@ from catalog.importers.bundle import (
     SetRow,
     parse_release,
 )
+from decklab import safe_input
 from games.unmatched import GAME
-from games.unmatched.rules import ANY_FIGHTER
+from games.unmatched.rules import ANY_FIGHTER, spelled_like
 
 GAME_SLUG = GAME.slug
 SET_KIND = "box"
@@ -119,7 +120,10 @@ def _read_json(file: Path, bundle: CatalogBundle) -> Any | None:
         bundle.problem(file.name, _("not UTF-8 text (byte %(byte)d)") % {"byte": exc.start})
         return None
     try:
-        return json.loads(text)
+        return safe_input.loads(text)
+    except safe_input.UnsafeInput as exc:
+        bundle.problem(file.name, str(exc))
+        return None
     except json.JSONDecodeError as exc:
         bundle.problem(
             f"{file.name}:{exc.lineno}",
@@ -389,7 +393,10 @@ class _Builder:
         )
         if hero is not None and hero_name:
             self._character(hero, data.get("sidekick"), origin, deck, set_code, product)
-        self._actions(data, origin, deck, set_code, product)
+        sidekick = data.get("sidekick")
+        sidekick_name = sidekick.get("name") if isinstance(sidekick, dict) else None
+        names = [n for n in (hero_name, sidekick_name) if isinstance(n, str) and n]
+        self._actions(data, origin, deck, set_code, product, names)
         self.bundle.products.append(product)
 
     def _deck_id(self, data: dict[str, Any], read: _Fields, origin: str) -> str:
@@ -485,7 +492,13 @@ class _Builder:
         }
 
     def _actions(
-        self, data: dict[str, Any], origin: str, deck: str, set_code: str, product: ProductRow
+        self,
+        data: dict[str, Any],
+        origin: str,
+        deck: str,
+        set_code: str,
+        product: ProductRow,
+        names: list[str],
     ) -> None:
         cards = data.get("cards")
         if not isinstance(cards, list):
@@ -500,7 +513,7 @@ class _Builder:
                 self.problem(f"{origin}: {path}", _("expected an object"))
                 continue
             self._action(
-                _Fields(self.bundle, origin, path), entry, deck, set_code, product, in_deck
+                _Fields(self.bundle, origin, path), entry, deck, set_code, product, in_deck, names
             )
 
     def _action(
@@ -511,6 +524,7 @@ class _Builder:
         set_code: str,
         product: ProductRow,
         in_deck: dict[str, str],
+        names: list[str],
     ) -> None:
         title = read.text(entry, "title", required=True)
         card_type = self._card_type(read, entry)
@@ -543,7 +557,10 @@ class _Builder:
                 set_code=set_code,
                 collector_number=deck,
                 attributes={
-                    "fighter": ANY_FIGHTER if fighter.casefold() == "any" else fighter,
+                    # spelled as the character card spells it ("Bloody Mary", not "mary")
+                    "fighter": ANY_FIGHTER
+                    if fighter.casefold() == "any"
+                    else spelled_like(fighter, names),
                     "boost": boost,
                 },
             )

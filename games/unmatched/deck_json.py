@@ -11,6 +11,7 @@ in the deck's transaction, never shown in the public catalog.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from catalog.attributes import AttributeErrors
@@ -29,6 +30,7 @@ from games.unmatched.catalog_format import (
     code_for,
     looks_like_unmatched_deck,
 )
+from games.unmatched.deck_shapes import normalise
 from games.unmatched.rules import ANY_FIGHTER
 
 GAME_SLUG = GAME.slug
@@ -62,6 +64,23 @@ def _from_bundle(problem: ImportProblem) -> LineProblem:
     return LineProblem(0, _path(problem.where), problem.message, "json")
 
 
+_CARD_PATH = re.compile(r"^cards\[(\d+)\]")
+
+
+def _named(problem: LineProblem, data: dict[str, Any]) -> LineProblem:
+    """A problem at ``cards[3].value`` names the card there, so the player sees which one."""
+    found = _CARD_PATH.match(problem.text)
+    cards = data.get("cards")
+    if found is None or not isinstance(cards, list) or int(found[1]) >= len(cards):
+        return problem
+    card = cards[int(found[1])]
+    title = card.get("title") if isinstance(card, dict) else None
+    if not isinstance(title, str) or not title.strip():
+        return problem
+    message = errors.ABOUT_CARD % {"card": title.strip()[:80], "message": problem.message}
+    return LineProblem(problem.line, problem.text, str(message), problem.code)
+
+
 def _same_facts(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
     """Every fact the deck gives agrees with the card's (names compared case-insensitively)."""
 
@@ -81,6 +100,7 @@ class _Matcher:
         self.index = CardIndex(game, user)
         self.card_set: CardSet | None = None
         self.taken_codes: set[str] | None = None
+        self.hero_number = ""
 
     def problem(self, path: str, message: Any, code: str) -> None:
         self.parsed.problems.append(LineProblem(0, path, str(message), code))
@@ -137,6 +157,9 @@ class _Matcher:
             if found is None:
                 found = self.custom(row, facts, name)
             if found is not None:
+                if item.zone == "hero" and found[1].collector_number:
+                    # the hero's own deck: the printing its cards default to (a file with no id)
+                    self.hero_number = found[1].collector_number
                 self.parsed.entries.append(EntrySpec(found[0], item.zone, item.quantity, found[1]))
 
     def match(
@@ -156,8 +179,9 @@ class _Matcher:
             ]
             # the same deck id in another set: the hero deck reprinted
             near = [p for p in same if p.collector_number == item.collector_number]
+            home = [p for p in same if p.collector_number == self.hero_number]
             if same:
-                return card, (exact or near or same)[0]
+                return card, (exact or near or home or same)[0]
         return None
 
     # a fan-made deck's own cards
@@ -241,15 +265,21 @@ class _Matcher:
         return code
 
 
+def recognises(data: Any) -> bool:
+    """Whether decoded JSON is an unmatched.cards deck, in any of the shapes players' files take."""
+    return looks_like_unmatched_deck(normalise(data))
+
+
 def parse_unmatched_json(data: Any, *, user: Any) -> ParsedDeck:
     """Read an unmatched.cards deck against the cards ``user`` can see; titles that match no
     card become ``user``'s own cards (in ``new_rows``, unsaved)."""
     parsed = ParsedDeck()
+    data = normalise(data)  # the spellings and wrappers of other builders' files
     if not looks_like_unmatched_deck(data):
         parsed.problems.append(LineProblem(0, "", str(errors.NOT_A_DECK), "json"))
         return parsed
     bundle = bundle_from_unmatched_deck(data, ORIGIN)
-    parsed.problems.extend(_from_bundle(p) for p in bundle.problems)
+    parsed.problems.extend(_named(_from_bundle(p), data) for p in bundle.problems)
     if parsed.problems or not bundle.products:
         return parsed
     product = bundle.products[0]

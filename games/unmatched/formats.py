@@ -26,5 +26,6 @@ DECK_FORMATS = (
         parse=deck_json.parse_unmatched_json,
         export=deck_json.export_unmatched_json,
         extension="json",
+        recognises=deck_json.recognises,
     ),
 )

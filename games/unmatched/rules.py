@@ -59,6 +59,25 @@ def fighter_names(hero: str, sidekick: str = "", code: str = "") -> list[str]:
     return list(found.values())
 
 
+def spelled_like(fighter: str, names: Sequence[str]) -> str:
+    """The fighter as the hero's and sidekicks' names spell it: the source writes "Bloody
+    mary" and "The genie" where the character card says "Bloody Mary" and "The Genie". Each
+    word takes the spelling of the same word in one of ``names``; other words stay as given."""
+    spellings: dict[str, str] = {}
+    for name in names:
+        for word in name.split():
+            spellings.setdefault(word.casefold(), word)
+    return " ".join(spellings.get(word.casefold(), word) for word in fighter.split())
+
+
+def sidekick_options(sidekick: str) -> list[str]:
+    """The alternatives of a character card's sidekick: "Giles or Xander" offers two, a
+    sidekick of several figures ("The Hand") one."""
+    if not re.search(r"\bor\b", sidekick):
+        return [sidekick] if sidekick else []
+    return [part for part in re.split(r"\s*\bor\b\s*", sidekick) if part]
+
+
 def may_use(fighter: str, names: Sequence[str]) -> bool:
     """Whether a card printed for ``fighter`` may be played by one of ``names`` (line 12)."""
     if fighter.strip().casefold() == ANY_FIGHTER:

@@ -90,7 +90,10 @@ class RunSummaryOutputSerializer(serializers.ModelSerializer[SimulationRun]):
             "finished_at",
             "wall_seconds",
             "worker_seconds",
+            "estimated_seconds",
             "error",
+            "failure",
+            "recoveries",
         ]
         read_only_fields = fields
 

@@ -16,12 +16,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from decklab.api.parsers import SafeJSONParser
 from decks.api.errors import DECK_NOT_FOUND
 from decks.selectors import deck_get_for_viewer
 from simulator.api import schema
@@ -35,6 +35,7 @@ from simulator.api.serializers import (
 from simulator.models import RunStatus, SimulationRun
 from simulator.selectors import engines_all, run_get_for_owner, runs_of_owner
 from simulator.services import RunError, run_cancel, run_create
+from simulator.supervisor import run_supervise_on_read
 
 ALREADY_FINISHED = _("This run had already finished, so it was not cancelled.")
 
@@ -51,7 +52,7 @@ class RunApiView(APIView):
     # Token first, so an anonymous call is a 401 naming the scheme rather than a bare 403.
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, RunError):
@@ -127,7 +128,9 @@ class RunDetailApi(RunApiView):
     def get(self, request: Request, public_id: str) -> Response:
         """Its status and progress; its results (merged metrics and their summary, with 95 %
         intervals) once it succeeded."""
-        return _run_response(run_get_for_owner(public_id=public_id, user=request.user))
+        run = run_get_for_owner(public_id=public_id, user=request.user)
+        # A client polling its run also sweeps it (lost workers, lost messages).
+        return _run_response(run_supervise_on_read(run))
 
 
 class RunCancelApi(RunApiView):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -33,6 +34,16 @@ def _pygal_value(point: Point) -> object:
     return {"value": point.value, "ci": {"low": point.low, "high": point.high}}
 
 
+def axis_top(points: list[Point]) -> float:
+    """A round number (1, 2, 2.5 or 5 times a power of ten) at or above every value and
+    interval end, so nothing is drawn above the highest labelled tick."""
+    highest = max((max(p.value or 0, p.high or 0) for p in points), default=0.0)
+    if highest <= 0:
+        return 1.0
+    magnitude = 10 ** math.floor(math.log10(highest))
+    return next(step * magnitude for step in (1, 2, 2.5, 5, 10) if step * magnitude >= highest)
+
+
 def render_series(
     points: list[Point],
     *,
@@ -46,6 +57,7 @@ def render_series(
     """One series (by turn, by value) as a bar or line chart with its interval bars, its
     axis from 0 (to 100 % with ``whole_range``, for chances)."""
     kind = pygal.Line if line else pygal.Bar
+    top = axis_top(points)
     chart = kind(
         style=CHART_STYLE,
         width=width,
@@ -58,7 +70,9 @@ def render_series(
         x_labels_major_every=None if len(points) <= 30 else 5,
         disable_xml_declaration=True,
         explicit_size=False,
-        range=(0, 100) if whole_range else None,
+        # the axis reaches the highest bar and interval, with a labelled tick there: pygal's
+        # own range follows the values alone and left interval bars above the last label
+        range=(0, 100) if whole_range else (0, top),
         include_x_axis=True,
         # value_formatter draws the axis ticks: no trailing zeros on whole numbers (0, 2.5, 5);
         # formatter draws the values themselves, to two decimals
@@ -68,6 +82,9 @@ def render_series(
         margin=8,
     )
     chart.x_labels = [p.label for p in points]
+    chart.y_labels = (
+        [0, 25, 50, 75, 100] if whole_range else [round(top * i / 4, 6) for i in range(5)]
+    )
     chart.add(name, [_pygal_value(p) for p in points])
     rendered: str = chart.render()
     # The SVG is built by pygal from escaped text, and its only script is removed above.

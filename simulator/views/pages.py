@@ -1,9 +1,10 @@
 """Simulation pages: the form for a deck, a run's page (progress, then results), cancel,
 replay and the player's list of runs.
 
-A player may simulate any deck they can see; a run is private to its owner (404 to everyone
-else, as for private decks). The run page polls itself with htmx while the run is going; the
-fragment of a finished run carries no trigger (and answers 286), so polling stops.
+A player may simulate any deck they can see. A run's page is its owner's, and anyone with its
+link may read it when its deck is public or unlisted (404 otherwise, as for private decks);
+only the owner cancels or replays it. The run page polls itself with htmx while the run is
+going; the fragment of a finished run carries no trigger (and answers 286), so polling stops.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from django_htmx.http import HttpResponseStopPolling
 from catalog.spec import get_game, is_game
 from decks.selectors import deck_get_for_viewer
 from decks.views.access import is_htmx
+from simulator.cost import MAX_RUN_WORKER_SECONDS, run_estimate
 from simulator.engine.engine import Engine
 from simulator.forms import SimulateForm
 from simulator.models import SimulationRun
-from simulator.selectors import engine_get, run_get_for_owner, runs_of_owner
-from simulator.services import RunError, run_cancel, run_create, run_replay
+from simulator.selectors import engine_get, run_get_for_owner, run_get_for_viewer, runs_of_owner
+from simulator.services import DEFAULT_GAMES, RunError, run_cancel, run_create, run_replay
+from simulator.supervisor import run_supervise_on_read
 from simulator.views.results import results_view
 
 RUNS_PER_PAGE = 50
@@ -105,7 +108,13 @@ def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
         status = 400
     else:
         form = SimulateForm(engine=engine)
+    # What a run costs, said before it starts (with the default settings; the form refuses a
+    # run beyond the bound with the actual ones).
+    estimate = run_estimate(engine, engine.params.clean({}), DEFAULT_GAMES)
     context |= {
+        "estimate": estimate,
+        "estimate_games": DEFAULT_GAMES,
+        "max_run_minutes": MAX_RUN_WORKER_SECONDS / 60,
         "form": form,
         "not_modelled": [_(line) for line in engine.not_modelled],
         "assumptions": [_(line) for line in engine.assumptions],
@@ -114,17 +123,21 @@ def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, "simulator/simulate.html", context, status=status)
 
 
-@login_required
 @require_safe
 def run_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    run = run_get_for_owner(public_id=public_id, user=request.user)
+    # No login needed: a run on a public or unlisted deck is shared by its link.
+    run = run_get_for_viewer(public_id=public_id, user=request.user)
+    # The page polls every second: each poll also sweeps this run (lost workers, lost messages).
+    run = run_supervise_on_read(run)
+    context = _run_context(run)
+    context["is_owner"] = request.user.is_authenticated and run.owner_id == request.user.pk
     if is_htmx(request):
-        response = render(request, "simulator/_run_status.html", _run_context(run))
+        response = render(request, "simulator/_run_status.html", context)
         if run.is_finished:
             # 286 tells htmx to stop polling; the fragment has no trigger either.
             return HttpResponseStopPolling(response.content)
         return response
-    return render(request, "simulator/run.html", _run_context(run))
+    return render(request, "simulator/run.html", context)
 
 
 @login_required
@@ -134,7 +147,8 @@ def cancel(request: HttpRequest, public_id: str) -> HttpResponse:
     cancelled = run_cancel(run=run)
     if is_htmx(request):
         run.refresh_from_db()
-        fragment = render(request, "simulator/_run_status.html", _run_context(run))
+        context = _run_context(run) | {"is_owner": True}
+        fragment = render(request, "simulator/_run_status.html", context)
         return HttpResponseStopPolling(fragment.content)
     if cancelled:
         messages.info(request, _("The simulation was cancelled."))

@@ -84,7 +84,10 @@ def recharge_site(live_server: Any) -> str:
 
 
 def sign_up(page: Page, site: str, username: str) -> None:
-    """Create an account through the sign-up form; the site logs the new player in."""
+    """Create an account through the sign-up form and the mailed link, which logs the player in."""
+    import re
+
+    from django.core import mail
     from playwright.sync_api import expect
 
     page.goto(f"{site}/accounts/signup/")
@@ -93,6 +96,13 @@ def sign_up(page: Page, site: str, username: str) -> None:
     page.locator("#id_password1").fill(PASSWORD)
     page.locator("#id_password2").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{site}/accounts/signup/sent/")
+    # the live server runs in this process: its locmem outbox is ours to read
+    (body,) = [m.body for m in mail.outbox if m.to == [f"{username}@example.test"]]
+    link = re.search(r"https?://\S+/accounts/signup/confirm/\S+/", body)
+    assert link is not None
+    page.goto(link.group(0))
+    page.get_by_role("button", name="Confirm my account").click()
     page.wait_for_url(f"{site}/accounts/{username}/")
     expect(page.locator("main")).to_contain_text(f"Welcome to DeckLab, {username}.")
 
@@ -244,13 +254,14 @@ def test_a_recharge_list_with_chips_imports_exports_and_imports_again_unchanged(
     expect(page.locator("main")).to_contain_text("Deck imported.")
     expect(page.locator("#deck-title")).to_have_text("Browser chips deck")
     expect(zone_count(page, "main")).to_have_text(str(len(RECHARGE_CODES)))
-    # The chips follow the rules; of the rules only the note on the standard size remains.
+    # The chips follow the rules; of the rules only the warning that the deck is smaller
+    # than the standard size remains.
     panel = page.locator("#legality-panel")
     expect(panel).to_have_attribute("data-legal", "yes")
     problems = panel.locator("[data-problem]")
     expect(problems).to_have_count(1)
     expect(problems.first).to_have_attribute("data-problem", "standard-size")
-    expect(problems.first).to_have_attribute("data-severity", "info")
+    expect(problems.first).to_have_attribute("data-severity", "warning")
     expect(problems.first).to_contain_text("50 is the standard size")
 
     first_entries = deck_entries(page, first_url)

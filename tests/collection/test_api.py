@@ -65,8 +65,9 @@ def test_bulk_add_is_all_or_nothing_naming_the_bad_index(
     bad = {**good, "number": "999"}
     response = _post(owner_client, f"{API}/items/bulk/", {"items": [good, bad]})
     assert response.status_code == 400
-    assert response.json() == {"items": {"1": {"set": [
-        "No printing matches this set, number and variant (and card)."]}}}
+    assert response.json() == {
+        "items": {"1": {"set": ["No printing matches this set, number and variant (and card)."]}}
+    }
     assert not CollectionItem.objects.filter(owner=owner).exists()
     response = _post(owner_client, f"{API}/items/bulk/", {"items": [good, good]})
     assert response.status_code == 201
@@ -77,8 +78,14 @@ def test_items_are_filtered(owner_client: Client, owner: Any, shelf: Shelf) -> N
     add(owner, shelf.base_printings[0], 1, binder="Red")
     add(owner, shelf.base_printings[1], 2, finish="foil")
     add(owner, shelf.reprint, 3)
-    cases = {"binder=Red": ["MTC-001"], "finish=foil": ["MTC-002"], "set=MT2": ["MTC-001"],
-             "q=潮": [], "q=stone": ["MTC-002"], "sort=quantity": ["MTC-001", "MTC-002", "MTC-001"]}
+    cases = {
+        "binder=Red": ["MTC-001"],
+        "finish=foil": ["MTC-002"],
+        "set=MT2": ["MTC-001"],
+        "q=潮": [],
+        "q=stone": ["MTC-002"],
+        "sort=quantity": ["MTC-001", "MTC-002", "MTC-001"],
+    }
     for query, cards in cases.items():
         found = owner_client.get(f"{API}/items/?{query}").json()["results"]
         assert [i["card"] for i in found] == cards, query
@@ -128,8 +135,13 @@ def test_import_preview_commit_and_undo(owner_client: Client, owner: Any, shelf:
     preview = _post(owner_client, f"{API}/imports/", {"content": DECKBOX, "game": "mattsan"})
     assert preview.status_code == 201
     body = preview.json()
-    assert (body["format"], body["rows"], body["merged_rows"], body["new_items"],
-            body["copies"]) == ("deckbox", 3, 1, 2, 5)
+    assert (
+        body["format"],
+        body["rows"],
+        body["merged_rows"],
+        body["new_items"],
+        body["copies"],
+    ) == ("deckbox", 3, 1, 2, 5)
     assert not CollectionItem.objects.filter(owner=owner).exists()
     commit = _post(owner_client, f"{API}/imports/{body['id']}/commit/", {})
     assert commit.status_code == 200 and commit.json()["status"] == "committed"
@@ -147,13 +159,15 @@ def test_a_bad_import_is_400_with_every_problem_and_stores_nothing(
     response = _post(owner_client, f"{API}/imports/", {"content": text, "game": "mattsan"})
     assert response.status_code == 400
     assert [(p["line"], p["column"]) for p in response.json()["problems"]] == [
-        (2, "Name"), (3, "Edition")
+        (2, "Name"),
+        (3, "Edition"),
     ]
     assert not ImportBatch.objects.exists()
 
 
-def test_a_strangers_import_is_404(owner_client: Client, stranger_client: Client,
-                                   shelf: Shelf) -> None:
+def test_a_strangers_import_is_404(
+    owner_client: Client, stranger_client: Client, shelf: Shelf
+) -> None:
     preview = _post(owner_client, f"{API}/imports/", {"content": DECKBOX, "game": "mattsan"})
     batch = preview.json()["id"]
     assert _post(stranger_client, f"{API}/imports/{batch}/commit/", {}).status_code == 404
@@ -208,3 +222,24 @@ def test_deck_report_build_and_wish_missing(
     added = _post(owner_client, f"/api/v1/decks/{other.public_id}/wish-missing/", {})
     assert added.json() == {"added": 3}
     assert owner_client.delete(f"{url}/build/").status_code == 204
+
+
+def test_an_unknown_import_format_is_400_naming_it(owner_client: Client, shelf: Shelf) -> None:
+    body = {"content": DECKBOX, "game": "mattsan", "format": "excel"}
+    response = _post(owner_client, f"{API}/imports/", body)
+    assert response.status_code == 400 and list(response.json()) == ["format"]
+
+
+def test_the_api_is_in_the_openapi_schema(client: Client, db: None) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    assert {
+        "/api/v1/collection/items/",
+        "/api/v1/collection/imports/",
+        "/api/v1/collection/imports/{batch_id}/undo/",
+        "/api/v1/collection/export/",
+        "/api/v1/collection/wishlist/",
+        "/api/v1/decks/{public_id}/collection/",
+        "/api/v1/decks/{public_id}/build/",
+    } <= set(paths)

@@ -57,8 +57,16 @@ Row = tuple[str, str, int, int, str, str, str, str]
 
 def _items(owner: Any) -> set[Row]:
     return {
-        (i.printing.card_set.code, i.printing.collector_number, i.quantity, i.trade_quantity,
-         i.condition, i.finish, i.language, i.binder)
+        (
+            i.printing.card_set.code,
+            i.printing.collector_number,
+            i.quantity,
+            i.trade_quantity,
+            i.condition,
+            i.finish,
+            i.language,
+            i.binder,
+        )
         for i in CollectionItem.objects.filter(owner=owner).select_related("printing__card_set")
     }
 
@@ -205,10 +213,21 @@ def test_an_import_whose_copies_were_since_removed_is_not_undone(owner: Any, she
 def test_export_then_import_gives_back_the_same_collection(
     owner: Any, friend: Any, shelf: Shelf
 ) -> None:
-    add(owner, shelf.base_printings[0], 3, trade_quantity=1, condition="excellent",
-        finish="foil", language="en", binder='Box "A", top', tags=("x", "y"),
-        acquired_on=date(2024, 2, 29), price=Decimal("1200.50"), currency="JPY",
-        note="from a friend,\nsigned")
+    add(
+        owner,
+        shelf.base_printings[0],
+        3,
+        trade_quantity=1,
+        condition="excellent",
+        finish="foil",
+        language="en",
+        binder='Box "A", top',
+        tags=("x", "y"),
+        acquired_on=date(2024, 2, 29),
+        price=Decimal("1200.50"),
+        currency="JPY",
+        note="from a friend,\nsigned",
+    )
     add(owner, shelf.reprint, 1)
     add(owner, shelf.base_printings[2], 2, binder="日本語のバインダー")
     exported = collection_export(owner=owner, dialect=BY_CODE["decklab"])
@@ -216,8 +235,20 @@ def test_export_then_import_gives_back_the_same_collection(
     preview = collection_import_preview(owner=friend, content=exported.content, game=None)
     assert preview.batch is not None
     collection_import_commit_batch(batch=preview.batch)
-    fields = ("printing_id", "quantity", "trade_quantity", "condition", "finish", "language",
-              "binder", "tags", "acquired_on", "price", "currency", "note")
+    fields = (
+        "printing_id",
+        "quantity",
+        "trade_quantity",
+        "condition",
+        "finish",
+        "language",
+        "binder",
+        "tags",
+        "acquired_on",
+        "price",
+        "currency",
+        "note",
+    )
     mine = sorted(CollectionItem.objects.filter(owner=owner).values_list(*fields))
     theirs = sorted(CollectionItem.objects.filter(owner=friend).values_list(*fields))
     assert theirs == mine
@@ -244,8 +275,50 @@ def test_every_dialects_export_reads_back(owner: Any, friend: Any, shelf: Shelf,
     content = collection_export(owner=owner, dialect=BY_CODE[code]).content
     result = read_collection_csv(content, game=shelf.game)
     assert result.dialect is not None and result.dialect.code == code
-    assert sorted((s.printing_id, s.quantity, s.condition, s.finish, s.language)
-                  for s in result.specs) == sorted([
-        (shelf.base_printings[1].pk, 2, "near_mint", "foil", "ja"),
-        (shelf.reprint.pk, 1, "poor", "normal", "en"),
-    ])
+    assert sorted(
+        (s.printing_id, s.quantity, s.condition, s.finish, s.language) for s in result.specs
+    ) == sorted(
+        [
+            (shelf.base_printings[1].pk, 2, "near_mint", "foil", "ja"),
+            (shelf.reprint.pk, 1, "poor", "normal", "en"),
+        ]
+    )
+
+
+def test_a_sep_line_names_another_separator(owner: Any, shelf: Shelf) -> None:
+    text = (
+        '"sep=;"\r\n'
+        "Folder Name;Quantity;Trade Quantity;Card Name;Set Code;Set Name;Card Number;"
+        "Condition;Printing;Language;Price Bought;Date Bought;LOW;MID;MARKET\r\n"
+        "Box;1;0;Stone, Wall;MT1;;002;Poor;Normal;日本語;;;;;\r\n"
+        "Box;x;0;Stone, Wall;MT1;;002;Poor;Normal;日本語;;;;;\r\n"
+    )
+    result = read_collection_csv(text, game=shelf.game)
+    assert result.dialect is not None and result.dialect.code == "dragonshield"
+    assert [(p.line, p.column) for p in result.problems] == [(4, "Quantity")]
+
+
+def test_a_typed_list_is_read_line_by_line(owner: Any, shelf: Shelf) -> None:
+    text = "# my cards\n2 Flame Fox (MT2) 050\n\n３ 石の壁\n1x Tide Caller (MT1)\n"
+    result = read_collection_csv(text, game=shelf.game, dialect_code="list")
+    assert [str(p) for p in result.problems] == []
+    assert sorted((s.printing_id, s.quantity) for s in result.specs) == sorted(
+        [
+            (shelf.reprint.pk, 2),
+            (shelf.base_printings[1].pk, 3),
+            (shelf.base_printings[2].pk, 1),
+        ]
+    )
+
+
+def test_a_typed_list_reports_each_bad_line(shelf: Shelf) -> None:
+    text = "2 Flame Fox\nfoo\n\n1 Flame Fax (MT1)\n"
+    result = read_collection_csv(text, game=shelf.game, dialect_code="list")
+    assert [(p.line, p.column) for p in result.problems] == [(2, "")]
+    result = read_collection_csv(
+        "2 Flame Fox\n\n1 Flame Fax (MT1)\n", game=shelf.game, dialect_code="list"
+    )
+    assert [(p.line, p.column, p.message) for p in result.problems] == [
+        (1, "Set", "Flame Fox has several printings: name the set in parentheses (MT1, MT2)."),
+        (3, "Name", "Mattsan Card Game has no card named “Flame Fax”. Did you mean 'Flame Fox'?"),
+    ]

@@ -144,3 +144,12 @@ def test_wishes_merge_and_are_bounded(owner: Any, shelf: Shelf) -> None:
         wishlist_add(owner=owner, card=shelf.cards[0], quantity=1)
     assert refused.value.field == "quantity"
     assert WishlistItem.objects.get(owner=owner).quantity == 999
+
+
+def test_the_change_log_is_append_only(owner: Any, shelf: Shelf) -> None:
+    add(owner, shelf.base_printings[0], 1)
+    change = CollectionChange.objects.get(owner=owner)
+    change.quantity_after = 7
+    with pytest.raises(ValueError):
+        change.save()
+    assert CollectionChange.objects.get(owner=owner).quantity_after == 1

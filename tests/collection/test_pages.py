@@ -15,8 +15,13 @@ from tests.catalog.factories import CardSetFactory, PrintingFactory, ProductFact
 from tests.collection.conftest import Shelf, add, make_deck
 from tests.collection.test_csv import DECKBOX
 
-ADD = {"quantity": "2", "condition": "near_mint", "finish": "foil", "language": "ja",
-       "binder": "Red"}
+ADD = {
+    "quantity": "2",
+    "condition": "near_mint",
+    "finish": "foil",
+    "language": "ja",
+    "binder": "Red",
+}
 
 
 def test_the_collection_page_shows_items_totals_and_set_completion(
@@ -141,8 +146,9 @@ def test_a_bad_import_page_is_400_listing_the_problems(owner_client: Client, she
     assert b'data-line="2" data-column="Name"' in response.content
 
 
-def test_the_export_page_warns_then_downloads(owner_client: Client, owner: Any,
-                                              shelf: Shelf) -> None:
+def test_the_export_page_warns_then_downloads(
+    owner_client: Client, owner: Any, shelf: Shelf
+) -> None:
     add(owner, shelf.base_printings[0], 1, binder="Red")
     page = owner_client.get(reverse("collection:export") + "?format=deckbox")
     assert "Deckbox has no column for the binder: 1 items lose it." in page.content.decode()
@@ -182,3 +188,11 @@ def test_a_stranger_cannot_mark_a_deck_built(
 def test_collection_pages_need_a_login(client: Client, shelf: Shelf) -> None:
     response = client.get(reverse("collection:game", args=["mattsan"]))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_a_typed_list_is_previewed_like_a_file(owner_client: Client, shelf: Shelf) -> None:
+    data = {"game": "mattsan", "typed": "2 Stone, Wall (MT1) 002\n"}
+    response = owner_client.post(reverse("collection:import"), data)
+    assert response.status_code == 200 and b'id="import-preview"' in response.content
+    both = owner_client.post(reverse("collection:import"), {**data, "text": DECKBOX})
+    assert both.status_code == 400 and not ImportBatch.objects.filter(dialect="deckbox").exists()

@@ -382,7 +382,55 @@ def test_the_search_is_bounded(deck: Deck, owner_client: Client) -> None:
 @pytest.fixture
 def rc_deck(recharge: Game, owner: Any) -> Deck:
     product = Product.objects.get(game=recharge, code="rc-demo-heroes-united")
-    return deck_from_product(product=product, user=owner)
+    deck = deck_from_product(product=product, user=owner)
+    # without the starting chips a product's deck gets, so the chip rules have work to do
+    Deck.objects.filter(pk=deck.pk).update(extras={})
+    deck.refresh_from_db()
+    return deck
+
+
+def test_a_deck_started_from_a_recharge_product_has_a_legal_chip_set(
+    recharge: Game, owner: Any
+) -> None:
+    product = Product.objects.get(game=recharge, code="rc-demo-heroes-united")
+    deck = deck_from_product(product=product, user=owner)
+    chips_of = deck.extras["chips"]
+    assert (len(chips_of), sum(chips_of), min(chips_of), max(chips_of)) == (20, 60, 1, 5)
+    assert deck.is_legal
+
+
+def test_a_chip_value_above_5_is_saved_and_explained_not_dropped(
+    rc_deck: Deck, owner_client: Client
+) -> None:
+    response = chips(owner_client, rc_deck, 1, chip=["5"] * 9 + ["9"])
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-problem="chip-value"' in html
+    rc_deck.refresh_from_db()
+    assert rc_deck.extras["chips"] == [5] * 9 + [9]
+    page = owner_client.get(url("edit", rc_deck)).content.decode()
+    assert 'name="chip" value="9"' in page
+
+
+def test_a_chip_value_beyond_what_is_stored_is_refused_with_the_reason(
+    rc_deck: Deck, owner_client: Client
+) -> None:
+    response = chips(owner_client, rc_deck, 1, chip=["5", "150"])
+    assert response.status_code == 400
+    assert "Chip 2 is 150; write a value from 1 to 5." in response.content.decode()
+    rc_deck.refresh_from_db()
+    assert rc_deck.extras == {}
+
+
+def test_the_chip_fields_leave_the_bounds_to_the_server(
+    rc_deck: Deck, owner_client: Client
+) -> None:
+    """A browser silently refuses to send a form whose number field is out of its min/max."""
+    chips(owner_client, rc_deck, 1, chip=["5", "4"])
+    page = owner_client.get(url("edit", rc_deck)).content.decode()
+    fields = re.findall(r'<input type="number" name="(?:chip|add_count)"[^>]*>', page)
+    assert len(fields) == 3
+    assert not any("max=" in f or "min=" in f for f in fields)
 
 
 def chips(client: Client, deck: Deck, version: int, **data: Any) -> Any:
@@ -447,3 +495,30 @@ def test_entry_specs_from_other_decks_are_not_reachable(
     )
     assert response.status_code == 400 and b'data-field="entry"' in response.content
     assert DeckEntry.objects.get(deck=theirs).quantity == 2
+
+
+def test_switching_to_tournament_rules_updates_the_header_at_once(
+    rc_deck: Deck, owner_client: Client
+) -> None:
+    page = owner_client.get(url("edit", rc_deck)).content.decode()
+    assert re.search(r'id="deck-variant" data-variant="basic">\s*Basic rules', page)
+    response = owner_client.post(
+        url("edit-settings", rc_deck),
+        {"version": 1, "name": rc_deck.name, "visibility": "private", "variant": "tournament"},
+        **HTMX,
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(
+        r'id="deck-variant" data-variant="tournament" hx-swap-oob="true">\s*Tournament rules', html
+    )
+    assert 'id="deck-updated" hx-swap-oob="true"' in html
+
+
+def test_the_updated_time_is_marked_for_the_script_that_keeps_it_moving(
+    rc_deck: Deck, owner_client: Client
+) -> None:
+    page = owner_client.get(url("detail", rc_deck)).content.decode()
+    stamp = rc_deck.updated_at.isoformat()
+    assert f'<span data-relative-time="{stamp}">' in page
+    assert "decks/relative_time.js" in page

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from decks.game_rules import deck_rules
 from decks.legality.check import SEVERITY_ORDER, check_deck
@@ -471,7 +472,8 @@ def rc_size(actual: int) -> Expect:
         RC_MD,
         29,
         ("50 is the standard",),
-        severity=INFO,
+        # smaller than the standard is warned of, larger only noted
+        severity=WARNING if actual < 50 else INFO,
         expected=50,
         actual=actual,
     )
@@ -545,11 +547,30 @@ def test_under_basic_rules_the_power_plus_fix_offers_to_keep_one_or_switch_to_to
     assert check_deck(rc_with(normal(SPIDEY), power_plus(SPIDEY), variant="tournament")) == []
 
 
-@pytest.mark.parametrize("size", [0, 1, 49, 51, 99, 250])
-def test_a_recharge_deck_of_any_size_is_legal(size: int) -> None:
+@pytest.mark.parametrize(
+    ("size", "reported"),
+    [
+        (0, ("too-few-to-play", ERROR)),  # the opening draws 1 card (recharge.md:33)
+        (1, ("standard-size", WARNING)),
+        (49, ("standard-size", WARNING)),
+        (51, ("standard-size", INFO)),
+        (99, ("standard-size", INFO)),
+        (250, ("standard-size", INFO)),
+    ],
+)
+def test_a_recharge_deck_is_warned_below_50_and_refused_when_it_cannot_open(
+    size: int, reported: tuple[str, Severity]
+) -> None:
     problems = check_deck(legal_recharge(main=size))
-    assert [(p.code, p.severity) for p in problems] == [("standard-size", INFO)]
-    assert is_legal(problems)
+    assert [(p.code, p.severity) for p in problems] == [reported]
+    assert is_legal(problems) is (reported[1] is not ERROR)
+    if size == 0:
+        (problem,) = problems
+        assert problem.cite == Cite(RC_MD, 33)
+        assert "draws **1** card" in cited_text(problem.cite)
+        assert rendered(problem)["message"]["en"] == (
+            "The main deck has 0 cards; the opening draws 1, so a game cannot start."
+        )
 
 
 def chip_expect(code: str, expected: Any, actual: Any) -> Expect:
@@ -964,9 +985,11 @@ def test_a_card_in_a_zone_the_game_does_not_have_is_an_unknown_zone_error(game: 
     )
     assert problem is not None
     assert problem.zone == "sideboard"
-    fix = rendered(problem)["fix"]["en"]
+    fix = rendered(problem)["fix"]
     for zone in deck_rules(game).zones:
-        assert str(zone.label) in fix
+        for language in ("en", "ja"):  # each language names the zones in its own words
+            with translation.override(language):
+                assert str(zone.label) in fix[language]
 
 
 MANY = {

@@ -159,6 +159,16 @@ def test_a_clone_is_a_private_copy_owned_by_the_cloner(
     assert copy.owner == stranger and copy.cloned_from == deck
     assert copy.visibility == Deck.Visibility.PRIVATE
     assert copy.card_count == deck.card_count and copy.public_id != deck.public_id
+    assert copy.name == f"{deck.name} (copy)"
+    assert deck_clone(deck=deck, user=stranger, name="Mine").name == "Mine"
+
+
+def test_a_clone_of_a_long_name_still_says_copy_within_the_name_limit(
+    owner: Any, mattsan_starter: Product
+) -> None:
+    deck = deck_from_product(product=mattsan_starter, user=owner, name="x" * 120)
+    copy = deck_clone(deck=deck, user=owner)
+    assert copy.name == "x" * 113 + " (copy)" and len(copy.name) == 120
 
 
 def test_restoring_a_revision_brings_back_its_list_as_a_new_revision(

@@ -251,7 +251,17 @@ def test_a_quantity_without_a_card_says_the_name_is_missing() -> None:
 def test_sideboard_is_not_a_zone_and_the_games_zones_are_named() -> None:
     (problem,) = parse("4 Reedskipper\nSIDEBOARD:\n1 Reedskipper", "monster-hunter").problems
     assert (problem.line, problem.code) == (2, "zone")
-    assert "main, hunter" in problem.message
+    assert "its zones are main deck, hunter." in problem.message
+
+
+def test_a_zone_problem_names_the_game_and_zones_in_japanese_for_a_japanese_reader() -> None:
+    from django.utils import translation
+
+    with translation.override("ja"):
+        problems = parse("## huntr\n1 Feint", "unmatched").problems
+    (problem,) = [p for p in problems if p.code == "zone"]
+    assert "Unmatched" not in problem.message and "アンマッチ" in problem.message
+    assert "hero" not in problem.message and "deck," not in problem.message
 
 
 def test_a_misspelt_zone_gets_a_did_you_mean() -> None:

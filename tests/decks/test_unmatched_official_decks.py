@@ -12,6 +12,7 @@ tests only read pure DeckFacts and the database is left as it was found.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from io import StringIO
@@ -28,6 +29,7 @@ from decks.legality.check import check_deck
 from decks.legality.facts import DeckFacts
 from decks.legality.load import product_facts
 from decks.legality.problems import Cite, Severity
+from games.official import start_deck
 from games.unmatched.rules import ANY_FIGHTER, fighter_names, may_use
 from tests.decks.legality_builders import cited_text, rendered
 
@@ -104,11 +106,13 @@ def test_the_decks_not_of_30_are_the_ones_the_source_documents() -> None:
 
 
 @pytest.mark.parametrize("deck_id", sorted(PUBLISHED_SIZES))
-def test_each_official_deck_is_legal_unless_its_list_is_not_30_cards(
+def test_each_official_list_alone_is_legal_unless_it_is_not_30_cards(
     official: dict[str, DeckFacts], deck_id: str
 ) -> None:
+    """The product's list with no choice made and no note applied (what a custom deck with
+    the same cards would be)."""
     facts = official[deck_id]
-    problems = check_deck(facts)
+    problems = [p for p in check_deck(facts) if p.code != "sidekick-choice"]
     assert facts.count("hero") == 1
     assert facts.count("deck") == PUBLISHED_SIZES[deck_id]
     assert [p for p in problems if p.code == "fighter"] == []
@@ -122,6 +126,93 @@ def test_each_official_deck_is_legal_unless_its_list_is_not_30_cards(
     assert "exactly 30 action cards" in cited_text(problem.cite)
     message = rendered(problem)["message"]["en"]
     assert str(ODD_SIZES[deck_id]) in message and "30" in message
+
+
+def started(facts: DeckFacts, deck_id: str) -> DeckFacts:
+    """The deck a player gets from the product: the game's default choices applied."""
+    entries, extras = start_deck("unmatched", deck_id, list(facts.entries))
+    return dataclasses.replace(facts, entries=tuple(entries), extras=extras)
+
+
+@pytest.mark.parametrize("deck_id", sorted(PUBLISHED_SIZES))
+def test_every_official_deck_started_from_its_product_is_legal(
+    official: dict[str, DeckFacts], deck_id: str
+) -> None:
+    problems = check_deck(started(official[deck_id], deck_id))
+    assert [p for p in problems if p.is_error] == [], [p.as_dict() for p in problems]
+
+
+# the decks our data notes explain, with the count their source lists (Buffy's is 30 once the
+# sidekick is chosen, so it has nothing left to explain)
+NOTED = {"black-widow": 31, "daredevil": 22, "elektra": 20, "geralt-of-rivia": 36}
+
+
+@pytest.mark.parametrize("deck_id", sorted(NOTED))
+def test_an_official_deck_the_source_lists_otherwise_is_explained_by_its_data_note(
+    official: dict[str, DeckFacts], deck_id: str
+) -> None:
+    (problem,) = check_deck(started(official[deck_id], deck_id))
+    assert (problem.code, problem.severity) == ("official-list", Severity.WARNING)
+    assert (problem.expected, problem.actual) == (30, NOTED[deck_id])
+    message = rendered(problem)["message"]
+    assert "UnmatchedTracker" in message["en"] and f"decks/{deck_id}.json" in message["en"]
+    assert "Add" not in message["en"] and "出典" in message["ja"]
+
+
+def test_an_official_deck_changed_away_from_its_listed_count_is_held_to_30_again(
+    official: dict[str, DeckFacts],
+) -> None:
+    facts = started(official["daredevil"], "daredevil")
+    first = facts.in_zone("deck")[0]
+    shorter = tuple(e for e in facts.entries if e is not first)
+    (problem,) = check_deck(dataclasses.replace(facts, entries=shorter))
+    assert (problem.code, problem.severity, problem.actual) == (
+        "zone-size",
+        Severity.ERROR,
+        22 - first.quantity,
+    )
+
+
+def test_buffy_started_from_her_box_plays_giles_and_leaves_xanders_cards_out(
+    official: dict[str, DeckFacts],
+) -> None:
+    facts = started(official["buffy"], "buffy")
+    assert facts.extras == {"official": "buffy", "sidekick": "Giles"}
+    assert facts.count("deck") == 30
+    fighters = {str(e.printing.attributes["fighter"]) for e in facts.in_zone("deck") if e.printing}
+    assert fighters == {"Buffy", "Giles", "any"}
+    assert check_deck(facts) == []
+
+
+def test_buffy_with_xander_chosen_but_giles_cards_kept_is_told_which_cards_to_remove(
+    official: dict[str, DeckFacts],
+) -> None:
+    facts = started(official["buffy"], "buffy")
+    problems = check_deck(dataclasses.replace(facts, extras={"sidekick": "Xander"}))
+    assert sorted((p.code, p.cards[0].name_en) for p in problems) == [
+        ("fighter", "Insight"),
+        ("fighter", "Training"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extras", "codes"),
+    [
+        ({}, ["sidekick-choice"]),  # both sidekicks' cards and no choice
+        ({"sidekick": "Spike"}, ["sidekick-choice"]),  # not one of hers
+    ],
+)
+def test_buffy_needs_one_of_her_own_sidekicks_chosen(
+    official: dict[str, DeckFacts], extras: dict[str, str], codes: list[str]
+) -> None:
+    facts = dataclasses.replace(official["buffy"], extras=extras)
+    problems = [p for p in check_deck(facts) if p.code != "zone-size"]
+    assert [p.code for p in problems] == codes
+    assert problems[0].severity is Severity.ERROR
+    assert (
+        "Giles / Xander"
+        in rendered(problems[0])["fix"]["en"] + rendered(problems[0])["message"]["en"]
+    )
 
 
 def test_by_name_alone_only_the_known_odd_fighters_need_the_own_deck_rule(
@@ -141,3 +232,41 @@ def test_by_name_alone_only_the_known_odd_fighters_need_the_own_deck_rule(
             if fighter != ANY_FIGHTER and not may_use(fighter, names):
                 mismatches.add((deck_id, fighter))
     assert mismatches == KNOWN_BY_NAME_MISMATCHES
+
+
+@pytest.mark.parametrize(
+    ("deck_id", "spelled"),
+    [("bloody-mary", "Bloody Mary"), ("the-genie", "The Genie"), ("black-widow", "Maria Hill")],
+)
+def test_fighters_are_spelled_as_their_character_card_spells_them(
+    official: dict[str, DeckFacts], deck_id: str, spelled: str
+) -> None:
+    """The source writes "Bloody mary"; the reader takes the character card's spelling."""
+    fighters = {
+        str(e.printing.attributes["fighter"])
+        for e in official[deck_id].in_zone("deck")
+        if e.printing
+    }
+    assert spelled in fighters
+    assert not any(f.casefold() == spelled.casefold() and f != spelled for f in fighters)
+
+
+def test_the_committed_catalog_spells_fighters_as_the_character_cards_do() -> None:
+    data = json.loads((Path(settings.BASE_DIR) / "games/unmatched/catalog.json").read_text("utf-8"))
+    names: dict[str, list[str]] = {}
+    for card in data["cards"]:
+        if card["type"] == "character":
+            sidekick = card["attributes"].get("sidekick")
+            for printing in card["printings"]:
+                names[printing["number"]] = [card["name_en"], *([sidekick] if sidekick else [])]
+    misspelt = {
+        (printing["number"], fighter)
+        for card in data["cards"]
+        for printing in card.get("printings", [])
+        if (fighter := printing.get("attributes", {}).get("fighter"))
+        and any(
+            n.casefold() == fighter.casefold() and n != fighter
+            for n in names.get(printing["number"], [])
+        )
+    }
+    assert misspelt == set()

@@ -74,7 +74,9 @@ def test_its_catalog_pages_use_its_own_card_face(catalog: Game, client: Client) 
 
 def test_its_catalog_is_in_the_api(catalog: Game, client: Client) -> None:
     assert SLUG in [g["slug"] for g in client.get("/api/v1/games/").json()]
-    cards = client.get(f"/api/v1/games/{SLUG}/cards/", {"weight_min": 2}).json()["results"]
+    response = client.get(f"/api/v1/games/{SLUG}/cards/", {"weight_min": 2})
+    assert response.status_code == 200, response.content
+    cards = response.json()["results"]
     assert sorted(c["code"] for c in cards) == ["PB-002", "PB-003"]
 
 

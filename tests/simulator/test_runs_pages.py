@@ -213,18 +213,53 @@ def test_replaying_starts_a_new_run_with_the_same_seed_and_deck(
     assert finish(again).results == run.results
 
 
-@pytest.mark.parametrize("name", ["run", "cancel", "replay"])
-def test_a_run_is_404_to_everyone_but_its_owner(
+@pytest.mark.parametrize("name", ["cancel", "replay"])
+def test_only_the_owner_cancels_or_replays_a_run_even_of_a_public_deck(
     owner: Any, stranger_client: Client, name: str
 ) -> None:
     run = new_run(owner, countdown_deck(owner, visibility=Deck.Visibility.PUBLIC))
     url = reverse(f"simulator:{name}", args=[run.public_id])
 
-    response = stranger_client.get(url) if name == "run" else stranger_client.post(url)
+    response = stranger_client.post(url)
 
     assert response.status_code == 404
     run.refresh_from_db()
     assert run.status == RunStatus.QUEUED and SimulationRun.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("visibility", "deck_deleted", "status"),
+    [
+        (Deck.Visibility.PUBLIC, False, 200),
+        (Deck.Visibility.UNLISTED, False, 200),
+        (Deck.Visibility.PRIVATE, False, 404),
+        (Deck.Visibility.PUBLIC, True, 404),  # the deck is gone: nothing says it was shared
+    ],
+)
+@pytest.mark.parametrize("who", ["anonymous", "stranger"])
+def test_a_runs_results_are_readable_by_its_link_when_its_deck_is_public_or_unlisted(
+    owner: Any,
+    client: Client,
+    stranger_client: Client,
+    visibility: str,
+    deck_deleted: bool,
+    status: int,
+    who: str,
+) -> None:
+    deck = countdown_deck(owner, visibility=visibility)
+    run = finish(new_run(owner, deck))
+    if deck_deleted:
+        deck.delete()
+    reader = client if who == "anonymous" else stranger_client
+
+    response = reader.get(run.get_absolute_url())
+
+    assert response.status_code == status
+    if status == 200:
+        html = response.content.decode()
+        assert 'id="run-results"' in html
+        # read-only: no cancel, no replay, no link to someone else's list
+        assert 'id="run-replay"' not in html and 'id="cancel-form"' not in html
 
 
 def test_the_list_shows_the_players_own_runs(

@@ -205,7 +205,8 @@ def test_a_cancelled_run_plays_no_more_chunks(owner: Any) -> None:
     assert run_chunk_execute(run_id=run.pk, index=1) is False
     run.refresh_from_db()
     assert (run.status, run.chunks_done) == (RunStatus.CANCELLED, 1)
-    assert RunChunk.objects.get(run=run, index=1).status == ChunkStatus.PENDING
+    # never left "pending" (or "running") for good
+    assert RunChunk.objects.get(run=run, index=1).status == ChunkStatus.SKIPPED
     assert not run_cancel(run=run)
 
 

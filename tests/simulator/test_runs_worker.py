@@ -1,7 +1,8 @@
 """A worker killed in the middle of a run loses nothing: a real ``celery worker`` process
 plays an Unmatched run, is killed (SIGKILL, its whole process group) once some chunks are in,
-and a second worker finishes the run when the broker hands the killed worker's unacknowledged
-chunk out again (after the visibility timeout). The results equal an undisturbed run's.
+and a second worker finishes the run: the broker hands the killed worker's unacknowledged
+chunk out again (after the visibility timeout) or the supervisor queues it again once its lease
+lapses, whichever comes first. The results equal an undisturbed run's.
 
 Needs PostgreSQL (the workers share the test database) and Redis (visibility timeouts)."""
 
@@ -25,6 +26,7 @@ from simulator.decks import sim_deck_for
 from simulator.engine.engine import run_games
 from simulator.models import ChunkStatus, RunChunk, RunStatus, SimulationRun
 from simulator.services import run_create, run_results
+from simulator.supervisor import run_supervise_on_read
 from tests.simulator.fake_games._builders import unmatched_deck
 
 GAMES = 60_000
@@ -147,7 +149,8 @@ def test_a_run_survives_a_worker_killed_mid_run_with_exactly_the_same_results(
     second = workers("second")
 
     def finished() -> SimulationRun | None:
-        current = SimulationRun.objects.get(pk=run.pk)
+        # read as the run's page reads it, which sweeps it (simulator/supervisor.py)
+        current = run_supervise_on_read(SimulationRun.objects.get(pk=run.pk))
         return current if current.is_finished else None
 
     run = wait_for("the run to finish", finished, 120, [first.log, second.log])

@@ -19,19 +19,13 @@ from typing import Any
 import pytest
 
 from games.mattsan import engine as mattsan
-from games.mattsan.engine import (
-    ATTACK,
-    END,
-    ENGINE,
-    PLACE,
-    START,
-    TRUMP,
-    MattsanPrepared,
-    MattsanState,
-    hand_plan,
-)
+from games.mattsan import metrics as measures
+from games.mattsan.constants import ATTACK, END, PLACE, START, TRUMP
+from games.mattsan.engine import ENGINE, hand_plan
 from games.mattsan.golden import GOLDEN_DECK, GOLDEN_GAMES
+from games.mattsan.prepared import MattsanPrepared
 from games.mattsan.schedule import SCHEDULE
+from games.mattsan.state import MattsanState
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, run_games, transcript_of
 from simulator.engine.metrics import Metrics
@@ -218,7 +212,10 @@ def test_the_engine_cites_real_digest_lines_each_applied_in_a_commented_place() 
     expected += [30, 31, 32, 33, 34, 35, 36, 37, 54, 55]
     assert cited == expected
     assert all(c.startswith("mattsan.md:") for c in ENGINE.cites)
-    source = Path(mattsan.__file__).read_text(encoding="utf-8")
+    # the engine's modules, each citing the lines it applies
+    package = Path(mattsan.__file__).parent
+    modules = ("engine", "constants", "prepared", "state", "metrics", "plan")
+    source = "".join((package / f"{name}.py").read_text(encoding="utf-8") for name in modules)
     mentioned: set[int] = set()
     for first, last in re.findall(r"mattsan\.md:(\d+)(?:-(\d+))?", source):
         mentioned.update(range(int(first), int(last or first) + 1))
@@ -416,14 +413,14 @@ def test_without_fill_bench_the_policy_keeps_reserves_in_hand() -> None:
 def test_an_opening_without_a_unit_loses_at_turn_1_by_default() -> None:
     order = ["Peel", "Peel", "Free", "Peel", "Base", "Sale", "Peel", "Boss", *FILLER]
     state, lines = policy_game(order)
-    assert state.outcome == mattsan.M_LOSS_NO_UNIT and state.turn == 1
+    assert state.outcome == measures.M_LOSS_NO_UNIT and state.turn == 1
     assert lines == [
         "T1 draw Sale; soul charge Peel (soul 1/1) → no unit to put on the battlefield: LOSS"
     ]
     fast_lines, metrics = fast_game(order)
     assert fast_lines == lines
-    assert metrics.counts[mattsan.M_LOSS_NO_UNIT] == 1
-    assert metrics.histograms[mattsan.M_NO_UNIT_TURN] == {1: 1}
+    assert metrics.counts[measures.M_LOSS_NO_UNIT] == 1
+    assert metrics.histograms[measures.M_NO_UNIT_TURN] == {1: 1}
     assert metrics.counts["no_unit_in_hand:01"] == 1
 
 
@@ -462,7 +459,7 @@ def test_a_later_turn_with_no_unit_in_hand_is_counted_and_the_unit_in_play_attac
     state, _lines = policy_game(order, max_turns=3)
     # turn 1 has Boss to place; turn 2 draws and charges Peels: no unit to place, yet Boss
     # stands and attacks; turn 3 draws Chief (the 10th card)
-    assert state.outcome == mattsan.M_TURN_LIMIT
+    assert state.outcome == measures.M_TURN_LIMIT
     assert state.no_unit_turns == [2]
     assert state.d_hp == [3, 6] and state.dummy_defeated == 1
 
@@ -505,11 +502,11 @@ def test_a_defeat_runs_soul_draw_then_re_placing() -> None:  # mattsan.md:30-31
 def test_the_whole_line_up_falls_on_the_turn_recorded() -> None:
     # 6 + 6 + 6 HP at 3 damage an attack: 6 attacks, one a turn
     state, lines = policy_game(["Boss", *FILLER])
-    assert state.outcome == mattsan.M_WIN_LINE_UP and state.turn == 6
+    assert state.outcome == measures.M_WIN_LINE_UP and state.turn == 6
     assert lines[-1].endswith("→ WIN (the dummy line-up is defeated, turn 6)")
     _fast, metrics = fast_game(["Boss", *FILLER])
-    assert metrics.histograms[mattsan.M_DEFEAT_TURN] == {6: 1}
-    assert metrics.sums[mattsan.M_DUMMY_DEFEATED] == 3
+    assert metrics.histograms[measures.M_DEFEAT_TURN] == {6: 1}
+    assert metrics.sums[measures.M_DUMMY_DEFEATED] == 3
 
 
 @pytest.mark.parametrize(
@@ -524,7 +521,7 @@ def test_the_whole_line_up_falls_on_the_turn_recorded() -> None:
 def test_turns_to_defeat_a_line_up(line_up: tuple[int, ...], damage: int, turn: int) -> None:
     hps = {f"dummy_hp_{i}": hp for i, hp in enumerate(line_up, start=1)}
     state, _lines = policy_game(["Boss", *FILLER, *FILLER], attack_damage=damage, **hps)
-    assert (state.outcome, state.turn) == (mattsan.M_WIN_LINE_UP, turn)
+    assert (state.outcome, state.turn) == (measures.M_WIN_LINE_UP, turn)
 
 
 # --- soul draws and the deck (mattsan.md:17-18, 31; seed:340) --------------------------------
@@ -539,12 +536,12 @@ HITS_BACK = {"dummy_damage": 4, "dummy_hp_1": 40, "dummy_deck": 60}
     [
         # Boss (soul 2) falls at the dummy's turn 2; the deck holds exactly 2: the soul draw
         # empties it without losing, turn 3's draw finds it empty and loses
-        (["Peel", "Peel"], mattsan.M_LOSS_DECK_OUT, 3, 2),
+        (["Peel", "Peel"], measures.M_LOSS_DECK_OUT, 3, 2),
         # only 1 card for a soul draw of 2: the second draw finds the deck empty at once
-        (["Peel"], mattsan.M_LOSS_DECK_OUT, 2, 1),
+        (["Peel"], measures.M_LOSS_DECK_OUT, 2, 1),
         # 3 cards: turn 3 draws the last one; the dummy then defeats Chief (soul 1), whose
         # soul draw finds the deck empty
-        (["Peel", "Peel", "Peel"], mattsan.M_LOSS_DECK_OUT, 3, 2),
+        (["Peel", "Peel", "Peel"], measures.M_LOSS_DECK_OUT, 3, 2),
     ],
 )
 def test_a_soul_draw_that_empties_the_deck(
@@ -556,15 +553,15 @@ def test_a_soul_draw_that_empties_the_deck(
     assert sum("Boss 2→0; defeated: Boss; our soul draw 2: " in line for line in lines) == 1
     fast_lines, metrics = fast_game(order, **HITS_BACK)
     assert fast_lines == lines
-    assert metrics.histograms[mattsan.M_DECK_OUT_TURN] == {turn: 1}
-    assert metrics.counts[mattsan.M_LOSS_DECK_OUT] == 1
+    assert metrics.histograms[measures.M_DECK_OUT_TURN] == {turn: 1}
+    assert metrics.counts[measures.M_LOSS_DECK_OUT] == 1
 
 
 def test_a_draw_from_an_empty_deck_at_the_turn_start_loses() -> None:
     order = ["Boss", "Peel", "Peel", "Peel", "Peel", "Peel", "Peel", "Peel"]
     state, lines = policy_game(order)
     # turn 1 draws the 6th card and charges the 7th; turn 2 draws the 8th; turn 3 finds none
-    assert (state.outcome, state.turn) == (mattsan.M_LOSS_DECK_OUT, 3)
+    assert (state.outcome, state.turn) == (measures.M_LOSS_DECK_OUT, 3)
     assert lines[-1] == "T3 draw: the deck is empty → LOSS (deck-out)"
 
 
@@ -590,30 +587,30 @@ def test_re_placing_takes_from_the_bench_or_the_hand_first(
 def test_no_unit_to_re_place_loses() -> None:  # mattsan.md:17
     order = ["Screw", "Peel", "Peel", "Peel", "Peel", "Peel", "Peel", *FILLER]
     state, lines = policy_game(order, dummy_damage=1, dummy_hp_1=40)
-    assert (state.outcome, state.turn) == (mattsan.M_LOSS_NO_UNIT, 1)
+    assert (state.outcome, state.turn) == (measures.M_LOSS_NO_UNIT, 1)
     assert lines[-1].endswith(
         "| dummy draws (deck 19) and attacks Screw: 1 damage to Screw 1→0; defeated: Screw"
         " → LOSS (no unit to put on the battlefield)"
     )
     _fast, metrics = fast_game(order, dummy_damage=1, dummy_hp_1=40)
-    assert metrics.histograms[mattsan.M_NO_UNIT_TURN] == {1: 1}
-    assert metrics.sums[mattsan.M_SOUL_DRAWN] == 0  # Screw has soul 0: no soul draw
+    assert metrics.histograms[measures.M_NO_UNIT_TURN] == {1: 1}
+    assert metrics.sums[measures.M_SOUL_DRAWN] == 0  # Screw has soul 0: no soul draw
 
 
 @pytest.mark.parametrize(
     ("dummy_deck", "outcome", "turn", "line_end"),
     [
         # its soul draw (2) empties its deck exactly: no loss; its turn's draw then loses
-        (3, mattsan.M_WIN_DECK_OUT, 2, "| dummy draw: its deck is empty → WIN (dummy deck-out)"),
+        (3, measures.M_WIN_DECK_OUT, 2, "| dummy draw: its deck is empty → WIN (dummy deck-out)"),
         # a soul draw of 2 from 1 card: it loses at once
         (
             2,
-            mattsan.M_WIN_DECK_OUT,
+            measures.M_WIN_DECK_OUT,
             2,
             "dummy soul draw 2: deck-out; D2 onto the battlefield "
             "(HP 6) → WIN (dummy deck-out, turn 2)",
         ),
-        (4, mattsan.M_WIN_DECK_OUT, 3, "| dummy draw: its deck is empty → WIN (dummy deck-out)"),
+        (4, measures.M_WIN_DECK_OUT, 3, "| dummy draw: its deck is empty → WIN (dummy deck-out)"),
     ],
 )
 def test_the_dummy_loses_when_it_must_draw_from_its_empty_deck(
@@ -643,7 +640,7 @@ WHOLE_OPENING = ["Boss", "Pika", "Free", "Peel", "Peel", "Peel", "Base"]
         # our soul draw brings a unit: we re-place, the dummy cannot: we win
         (
             ["Chief", "Peel", "Peel"],
-            mattsan.M_WIN_LINE_UP,
+            measures.M_WIN_LINE_UP,
             False,
             "; Chief from the hand onto the battlefield (HP 4)"
             " → WIN (the dummy line-up is defeated, turn 1)",
@@ -651,7 +648,7 @@ WHOLE_OPENING = ["Boss", "Pika", "Free", "Peel", "Peel", "Peel", "Base"]
         # no unit for either: both meet a loss condition, the originator (we) loses
         (
             ["Peel", "Peel", "Peel"],
-            mattsan.M_LOSS_NO_UNIT,
+            measures.M_LOSS_NO_UNIT,
             True,
             " → both players meet a loss condition: the originator loses"
             " → LOSS (no unit to put on the battlefield)",
@@ -676,21 +673,21 @@ def test_simultaneous_defeats_in_the_seeds_order(
     assert state.dummy_defeated == 3 and state.soul_drawn == 3
     fast_lines, metrics = fast_game(order, **WHOLE)
     assert fast_lines == lines
-    assert metrics.counts[mattsan.M_SIMULTANEOUS] == int(simultaneous)
+    assert metrics.counts[measures.M_SIMULTANEOUS] == int(simultaneous)
 
 
 def test_both_decking_out_at_once_loses_the_originator() -> None:
     # our soul draw of 3 finds 2 cards; the dummy's of 6 finds 5: both deck out, we lose
     order = [*WHOLE_OPENING, "Peel", "Peel"]
     state, lines = policy_game(order, dummy_deck=5, **WHOLE)
-    assert (state.outcome, state.simultaneous) == (mattsan.M_LOSS_DECK_OUT, True)
+    assert (state.outcome, state.simultaneous) == (measures.M_LOSS_DECK_OUT, True)
     assert "our soul draw 3: Peel, Peel: deck-out; dummy soul draw 6: deck-out" in lines[-1]
 
 
 def test_a_field_wide_trump_on_the_dummy_alone_defeats_its_units_together() -> None:
     params = {"trump_damage": 6, "trump_target": "enemy_field", "dummy_hp_4": 2}
     state, lines = policy_game(["Boss", "Free", *FILLER], **params)
-    assert (state.outcome, state.turn) == (mattsan.M_WIN_LINE_UP, 1)
+    assert (state.outcome, state.turn) == (measures.M_WIN_LINE_UP, 1)
     assert "; defeated: D1, D2, D3, D4; dummy soul draw 8 (deck 12)" in lines[-1]
     assert state.field_hp == 6  # our units are not hit
 
@@ -716,7 +713,7 @@ def test_the_dummys_attack_runs_the_damage_processing_on_our_side() -> None:
 
 def test_a_game_still_going_at_the_turn_limit_is_unfinished() -> None:
     state, lines = policy_game(["Boss", *FILLER], max_turns=2)
-    assert (state.outcome, state.turn) == (mattsan.M_TURN_LIMIT, 2)
+    assert (state.outcome, state.turn) == (measures.M_TURN_LIMIT, 2)
     assert lines[-1] == (
         "T2 attack with Boss: 3 damage to D1 3→0; defeated: D1; dummy soul draw 2 (deck 17); "
         "D2 onto the battlefield (HP 6) → turn limit (2)"
@@ -731,13 +728,13 @@ def test_per_turn_measures_are_kept_after_the_end_and_every_name_is_present() ->
     assert [sums[f"soul_by_turn:{t:02d}"] for t in range(1, 9)] == [1, 2, 3, 4, 5, 6, 6, 6]
     assert [sums[f"trumps_cast_by_turn:{t:02d}"] for t in range(1, 9)] == [1, 2, 2, 2, 2, 2, 2, 2]
     assert [counts[f"trump_cast_by_turn:{t:02d}"] for t in range(1, 9)] == [1] * 8
-    assert metrics.histograms[mattsan.M_FIRST_TRUMP] == {1: 1}
-    assert sums[mattsan.M_DRAWN] == 11  # 5 + one draw for each of 6 turns
-    for name in (*mattsan.OUTCOMES, mattsan.M_SIMULTANEOUS):
+    assert metrics.histograms[measures.M_FIRST_TRUMP] == {1: 1}
+    assert sums[measures.M_DRAWN] == 11  # 5 + one draw for each of 6 turns
+    for name in (*measures.OUTCOMES, measures.M_SIMULTANEOUS):
         assert name in counts
-    for name in (mattsan.M_DUMMY_DEFEATED, mattsan.M_DRAWN, mattsan.M_SOUL_DRAWN):
+    for name in (measures.M_DUMMY_DEFEATED, measures.M_DRAWN, measures.M_SOUL_DRAWN):
         assert name in sums
-    assert counts[mattsan.M_WIN_LINE_UP] == 1 and counts[mattsan.M_LOSS_DECK_OUT] == 0
+    assert counts[measures.M_WIN_LINE_UP] == 1 and counts[measures.M_LOSS_DECK_OUT] == 0
 
 
 def test_no_unit_in_hand_by_turn_counts_only_turns_played() -> None:
@@ -868,7 +865,7 @@ def test_random_play_outs_end_and_never_run_out_of_choices(params: dict[str, Any
             state.apply(chooser.choice(actions))
         else:
             pytest.fail(f"a random play-out did not end (seed {seed})")
-        assert state.outcome in mattsan.OUTCOMES
+        assert state.outcome in measures.OUTCOMES
         ENGINE.record(state, Metrics())
 
 

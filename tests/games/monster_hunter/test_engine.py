@@ -20,21 +20,14 @@ from typing import Any
 import pytest
 
 from games.monster_hunter import engine as mh
-from games.monster_hunter.engine import (
-    ENGINE,
-    EQUIP,
-    HAND,
-    HUNT,
-    MOVE,
-    PLACE,
-    MonsterHunterPrepared,
-    MonsterHunterState,
-    hand_plan,
-    lineup_of,
-    policy_action,
-)
+from games.monster_hunter.constants import EQUIP, HAND, HUNT, LINEUPS, MOVE, PLACE
+from games.monster_hunter.engine import ENGINE, hand_plan
 from games.monster_hunter.golden import GOLDEN_DECK, GOLDEN_GAMES
+from games.monster_hunter.metrics import hr_key, placed_key
+from games.monster_hunter.policy import policy_action
+from games.monster_hunter.prepared import MonsterHunterPrepared, lineup_of
 from games.monster_hunter.schedule import SCHEDULE
+from games.monster_hunter.state import MonsterHunterState
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, transcript_of
 from simulator.engine.metrics import Metrics
@@ -247,7 +240,7 @@ def test_parameters_out_of_bounds_are_refused(raw: dict[str, Any], field: str) -
     [
         ({}, ()),
         ({"lineup": "starter"}, ((1, 1, 3, 1), (2, 1, 0, 1), (2, 2, 1, 1), (3, 2, 3, 1))),
-        ({"lineup": "elder", "players": "3-4"}, mh.LINEUPS["elder"]),
+        ({"lineup": "elder", "players": "3-4"}, LINEUPS["elder"]),
         (uniform(3, 5, 2, 4, 2), ((5, 2, 4, 2),) * 3),
         # monster-hunter.md:47: 4 slots on the 2-player side, 6 on the 3-4-player side
         (uniform(6, 5, 2, 4, 2), ((5, 2, 4, 2),) * 4),
@@ -998,8 +991,8 @@ def test_a_plain_goldfish_game_and_its_measures() -> None:
     assert metrics.histograms["hr_reached_turn"] == {6: 1}
     assert metrics.counts["hr_reached"] == 1 and metrics.counts["turn_limit"] == 0
     # the last value is kept for the turns after the end
-    assert [metrics.sums[mh.hr_key(t)] for t in range(1, 9)] == [2, 5, 9, 14, 19, 24, 24, 24]
-    assert [metrics.sums[mh.placed_key(t)] for t in range(1, 9)] == [1, 2, 3, 4, 4, 4, 4, 4]
+    assert [metrics.sums[hr_key(t)] for t in range(1, 9)] == [2, 5, 9, 14, 19, 24, 24, 24]
+    assert [metrics.sums[placed_key(t)] for t in range(1, 9)] == [1, 2, 3, 4, 4, 4, 4, 4]
     # monsters in hand once the sheet is full are dead, and so are the ammo items: the
     # dead-card policy discards them, and the 6th card drawn in turn 5 empties the deck: a
     # retreat, the 8 discarded cards are the new deck

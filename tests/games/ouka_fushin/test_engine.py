@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from games.ouka_fushin import engine as ouka
-from games.ouka_fushin.engine import (
-    ENGINE,
+from games.ouka_fushin import metrics as measures
+from games.ouka_fushin.constants import (
     P_CLIMAX,
     P_END,
     P_HIDDEN,
@@ -33,16 +33,14 @@ from games.ouka_fushin.engine import (
     SUB_CANNOT,
     SUB_DONE,
     SUB_NONE,
-    Dice,
-    OukaState,
-    cards_seen_by_turn,
-    deal,
-    hand_plan,
-    hidden_faces,
-    plain_faces,
 )
+from games.ouka_fushin.dice import Dice, hidden_faces, plain_faces
+from games.ouka_fushin.engine import ENGINE, hand_plan
 from games.ouka_fushin.golden import GOLDEN_DECK, GOLDEN_GAMES
+from games.ouka_fushin.metrics import cards_seen_by_turn
+from games.ouka_fushin.policy import card_value
 from games.ouka_fushin.schedule import SCHEDULE
+from games.ouka_fushin.state import OukaState, deal
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, run_games, transcript_of
 from simulator.engine.metrics import Metrics
@@ -288,9 +286,9 @@ def test_at_two_cards_a_turn_or_fewer_the_schedule_is_exact() -> None:
 def test_the_policy_never_draws_at_the_end_phase_as_it_uses_two_cards_at_most() -> None:
     for params in ({}, {"climax_min_points": 400}, {"mirror_match": "lose"}):
         metrics = run_games(ENGINE, GOLDEN_DECK, params, run_seed=3, start=0, count=300)
-        assert metrics.sums[ouka.M_END_DRAWS] == 0
-        assert set(metrics.histograms[ouka.M_USED]) <= {0, 1, 2}
-        assert metrics.histograms[ouka.M_USED][2] > 0
+        assert metrics.sums[measures.M_END_DRAWS] == 0
+        assert set(metrics.histograms[measures.M_USED]) <= {0, 1, 2}
+        assert metrics.histograms[measures.M_USED][2] > 0
 
 
 # --- parameters --------------------------------------------------------------------------------
@@ -862,9 +860,9 @@ def test_a_deck_empty_at_the_start_of_the_turn_ends_the_game_with_its_penalty() 
     assert (state.deck_out_turn, state.deck_out_penalty) == (10, 40)
     metrics = Metrics()
     ENGINE.record(state, metrics)
-    assert metrics.counts[ouka.M_DECK_OUT] == 1
-    assert metrics.histograms[ouka.M_DECK_OUT_TURN] == {10: 1}
-    assert metrics.sums["points_round:2"] == -40 and metrics.sums[ouka.M_TOTAL] == 5
+    assert metrics.counts[measures.M_DECK_OUT] == 1
+    assert metrics.histograms[measures.M_DECK_OUT_TURN] == {10: 1}
+    assert metrics.sums["points_round:2"] == -40 and metrics.sums[measures.M_TOTAL] == 5
 
 
 def test_a_short_deck_runs_out_and_the_next_start_ends_the_game() -> None:
@@ -897,7 +895,7 @@ def test_losing_the_dice_off_without_a_substitute_loses_the_game() -> None:  # l
     assert state.is_over() and state.substitution == SUB_CANNOT and state.total() == 0
     metrics = Metrics()
     ENGINE.record(state, metrics)
-    assert metrics.counts[ouka.M_CANNOT_SUBSTITUTE] == 1
+    assert metrics.counts[measures.M_CANNOT_SUBSTITUTE] == 1
 
 
 def test_substituting_rebuilds_the_deck_with_spares_and_gives_50_points() -> None:
@@ -920,7 +918,7 @@ def test_substituting_rebuilds_the_deck_with_spares_and_gives_50_points() -> Non
         ("place", ids(state, ["Oth1"])[0]),
         ("pass",),
     ]
-    assert ouka.card_value(state, ids(state, ["Hero3"])[0]) == 0
+    assert card_value(state, ids(state, ["Hero3"])[0]) == 0
 
 
 @pytest.mark.parametrize(
@@ -945,21 +943,23 @@ def test_the_dice_off_decides_who_substitutes(
 
 def test_every_measure_is_present_even_when_zero() -> None:
     metrics = run_games(ENGINE, GOLDEN_DECK, {}, run_seed=1, start=0, count=5)
-    for key in ouka.SUM_KEYS:
+    for key in measures.SUM_KEYS:
         assert key in metrics.sums, key
     counted = (
-        ouka.M_COMPLETE,
-        ouka.M_HIDDEN_USED,
-        ouka.M_DECK_OUT,
-        ouka.M_SUBSTITUTED,
-        ouka.M_CANNOT_SUBSTITUTE,
-        ouka.M_TURN_LIMIT,
+        measures.M_COMPLETE,
+        measures.M_HIDDEN_USED,
+        measures.M_DECK_OUT,
+        measures.M_SUBSTITUTED,
+        measures.M_CANNOT_SUBSTITUTE,
+        measures.M_TURN_LIMIT,
         "mission_done:1",
         "mission_done:2",
     )
     for key in counted:
         assert key in metrics.counts, key
-    assert {ouka.M_TURNS, ouka.M_ROUNDS, ouka.M_DESTINY, ouka.M_USED} <= set(metrics.histograms)
+    assert {measures.M_TURNS, measures.M_ROUNDS, measures.M_DESTINY, measures.M_USED} <= set(
+        metrics.histograms
+    )
 
 
 def test_a_recorded_game_gives_exact_measures() -> None:
@@ -972,11 +972,11 @@ def test_a_recorded_game_gives_exact_measures() -> None:
     ENGINE.record(state, metrics)
     assert metrics.sums["points_round:1"] == 45
     assert metrics.histograms["climax_turn:1"] == {1: 1}
-    assert metrics.sums[ouka.M_ATTEMPTED] == metrics.sums[ouka.M_SUCCEEDED] == 1
+    assert metrics.sums[measures.M_ATTEMPTED] == metrics.sums[measures.M_SUCCEEDED] == 1
     assert metrics.counts["mission_done:1"] == 1  # Exorcism is slay
     assert metrics.counts["mission_done:2"] == 0
-    assert metrics.histograms[ouka.M_ROUNDS] == {2: 1}  # round 2 decked out
-    assert metrics.counts[ouka.M_DECK_OUT] == 1
+    assert metrics.histograms[measures.M_ROUNDS] == {2: 1}  # round 2 decked out
+    assert metrics.counts[measures.M_DECK_OUT] == 1
 
 
 # --- the engine as a whole -----------------------------------------------------------------------

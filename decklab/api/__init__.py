@@ -1,0 +1,1 @@
+"""What every endpoint under /api/v1/ shares: its JSON parser, error shape and throttles."""

@@ -1,0 +1,357 @@
+"""The supervisor without a broker: how chunks are fed (a few per player, round-robin between
+their runs), what its sweep does with expired leases (queue again and say so; fail plainly
+after three lost workers), a run the broker refused, and a cancel that stops a worker
+mid-chunk. The messages it would send are recorded instead."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from simulator import supervisor
+from simulator.models import ChunkStatus, RunChunk, RunFailure, RunStatus, SimulationRun
+from simulator.services import (
+    RUN_TOO_DEAR,
+    RunError,
+    run_cancel,
+    run_chunk_execute,
+    run_create,
+)
+from simulator.supervisor import MAX_ATTEMPTS, run_supervise_on_read, runs_supervise
+from tests.simulator.fake_games._builders import WITH_FAKE_GAMES, countdown_deck, unmatched_deck
+
+Sent = list[tuple[int, int]]
+
+
+@pytest.fixture(autouse=True)
+def fake_games() -> Iterator[None]:
+    with WITH_FAKE_GAMES:
+        yield
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
+    """The (run, chunk) messages the supervisor sends, in order."""
+    settings.SIMULATION_CHUNKS_IN_FLIGHT = 4
+    settings.SIMULATION_CHUNKS_QUEUED_AHEAD = 1
+    messages: Sent = []
+    monkeypatch.setattr(supervisor, "_send", messages.extend)
+    return messages
+
+
+@pytest.fixture
+def committed(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> Callable[[Callable[[], Any]], Any]:
+    """Run ``action`` and then what it left for after its commit (the feeding)."""
+
+    def run(action: Callable[[], Any]) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return action()
+
+    return run
+
+
+def new_run(owner: Any, games: int = 1_000) -> SimulationRun:
+    return run_create(
+        owner=owner,
+        deck=countdown_deck(owner),
+        engine_slug="mattsan",
+        params={},
+        games=games,
+        seed=3,
+        chunk_size=100,
+    )
+
+
+def chunk(run: SimulationRun, index: int) -> RunChunk:
+    return RunChunk.objects.get(run=run, index=index)
+
+
+def expire(run: SimulationRun, index: int, status: str, attempts: int = 1) -> None:
+    RunChunk.objects.filter(run=run, index=index).update(
+        status=status,
+        attempts=attempts,
+        worker="gone@node/1",
+        lease_until=timezone.now() - timedelta(seconds=1),
+    )
+
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_player_has_one_chunk_waiting_and_their_runs_take_turns(
+    owner: Any, stranger: Any, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    big = committed(lambda: new_run(owner))
+    assert sent == [(big.pk, 0)]
+
+    small = committed(lambda: new_run(owner, games=200))
+    assert sent == [(big.pk, 0)]  # the player already has a chunk waiting
+
+    committed(lambda: run_chunk_execute(run_id=big.pk, index=0, worker="w"))
+    # claiming big #0 freed the player's place in the queue: the run with no chunk out gets it
+    assert sent[1:] == [(small.pk, 0)]
+
+    other = committed(lambda: new_run(stranger))
+    # another player's run waits behind one chunk per player, whatever this one has going
+    assert sent[2:] == [(other.pk, 0)]
+    assert chunk(small, 1).status == ChunkStatus.PENDING
+
+
+def test_a_player_never_has_more_chunks_out_than_their_share_of_the_workers(
+    owner: Any, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    run = committed(lambda: new_run(owner))
+    RunChunk.objects.filter(run=run, index__in=[0, 1, 2]).update(
+        status=ChunkStatus.RUNNING, lease_until=timezone.now() + timedelta(seconds=10)
+    )
+    committed(lambda: runs_supervise())
+    assert sent == [(run.pk, 0), (run.pk, 3)]  # three running, one waiting: four out
+
+    RunChunk.objects.filter(run=run, index=3).update(status=ChunkStatus.RUNNING)
+    committed(lambda: runs_supervise())
+    assert sent == [(run.pk, 0), (run.pk, 3)]  # four running: the player's share is full
+
+
+def test_a_chunk_whose_worker_is_gone_is_queued_again_and_the_page_says_so(
+    owner: Any, owner_client: Client, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    run = committed(lambda: new_run(owner))
+    expire(run, 0, ChunkStatus.RUNNING)
+    sent.clear()
+
+    committed(lambda: run_supervise_on_read(run))
+
+    assert chunk(run, 0).status == ChunkStatus.QUEUED
+    assert sent == [(run.pk, 0)]
+    run.refresh_from_db()
+    assert (run.status, run.recoveries) == (RunStatus.QUEUED, 1)
+    html = owner_client.get(run.get_absolute_url()).content.decode()
+    assert 'id="run-recovered"' in html and "A worker was lost; resuming." in html
+
+
+def test_a_queued_chunk_whose_message_was_lost_is_queued_again_quietly(
+    owner: Any, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    run = committed(lambda: new_run(owner))
+    expire(run, 0, ChunkStatus.QUEUED, attempts=0)
+    sent.clear()
+
+    assert committed(lambda: runs_supervise()) == 1
+
+    assert sent == [(run.pk, 0)]
+    run.refresh_from_db()
+    assert (run.recoveries, run.recovered_at) == (0, None)
+
+
+def test_leases_not_yet_expired_are_left_alone(
+    owner: Any, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    run = committed(lambda: new_run(owner))
+    RunChunk.objects.filter(run=run, index=1).update(
+        status=ChunkStatus.RUNNING, lease_until=timezone.now() + timedelta(seconds=5)
+    )
+    sent.clear()
+
+    assert committed(lambda: runs_supervise()) == 0
+    assert sent == []
+    assert chunk(run, 1).status == ChunkStatus.RUNNING
+
+
+def test_a_chunk_that_lost_its_worker_three_times_fails_the_run_plainly_with_a_retry(
+    owner: Any, owner_client: Client, sent: Sent, committed: Callable[..., Any]
+) -> None:
+    run = committed(lambda: new_run(owner))
+    expire(run, 1, ChunkStatus.RUNNING, attempts=MAX_ATTEMPTS - 1)
+    committed(lambda: runs_supervise())
+    assert SimulationRun.objects.get(pk=run.pk).status == RunStatus.QUEUED
+
+    expire(run, 1, ChunkStatus.RUNNING, attempts=MAX_ATTEMPTS)
+    committed(lambda: runs_supervise())
+
+    run.refresh_from_db()
+    assert (run.status, run.failure) == (RunStatus.FAILED, RunFailure.WORKER_LOST)
+    assert set(RunChunk.objects.filter(run=run).values_list("status", flat=True)) == {
+        ChunkStatus.SKIPPED
+    }
+    html = owner_client.get(run.get_absolute_url()).content.decode()
+    assert "A worker stopped while playing part of this run, again and again." in html
+    assert 'id="run-retry"' in html
+
+
+def test_a_run_the_broker_refused_says_so_plainly_and_never_shows_its_address(
+    owner: Any, owner_client: Client, monkeypatch: pytest.MonkeyPatch, committed: Any
+) -> None:
+    def refuse(messages: Sent) -> None:
+        raise OperationalError("Error 111 connecting to redis://:hunter2@broker.internal:6379")
+
+    monkeypatch.setattr(supervisor, "_send", refuse)
+    run = committed(lambda: new_run(owner))
+
+    run.refresh_from_db()
+    assert (run.status, run.failure) == (RunStatus.FAILED, RunFailure.NOT_QUEUED)
+    html = owner_client.get(run.get_absolute_url()).content.decode()
+    assert "The simulation could not be queued." in html and 'id="run-retry"' in html
+    assert "broker.internal" not in html and "hunter2" not in html
+    api = owner_client.get(reverse("simulator-api:run-detail", args=[run.public_id]))
+    assert "broker.internal" not in api.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_stops_a_worker_in_the_middle_of_its_chunk(
+    owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(supervisor, "_send", lambda messages: None)
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.2)
+    # 100,000 Unmatched games: several seconds of play if nothing stops it
+    run = run_create(
+        owner=owner,
+        deck=unmatched_deck(owner),
+        engine_slug="unmatched",
+        params={},
+        games=100_000,
+        seed=5,
+        chunk_size=100_000,
+    )
+    outcome: list[bool] = []
+
+    def play() -> None:
+        try:
+            outcome.append(run_chunk_execute(run_id=run.pk, index=0, worker="w"))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    deadline = time.monotonic() + 10
+    while chunk(run, 0).status != ChunkStatus.RUNNING and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert run_cancel(run=run)
+    cancelled_at = time.monotonic()
+    worker.join(timeout=10)
+
+    assert outcome == [False]
+    assert time.monotonic() - cancelled_at < 1.5
+    assert chunk(run, 0).status == ChunkStatus.SKIPPED
+
+
+def test_a_run_is_bounded_by_its_estimated_worker_time_measured_on_earlier_runs(
+    owner: Any, sent: Sent
+) -> None:
+    earlier = new_run(owner, games=10_000)
+    # measured here: 10,000 games in 10 s of worker time, so 1,000 games a second
+    SimulationRun.objects.filter(pk=earlier.pk).update(
+        status=RunStatus.SUCCEEDED, worker_seconds=10.0, finished_at=timezone.now()
+    )
+    deck = countdown_deck(owner)
+    values = {"deck": deck, "engine_slug": "mattsan", "params": {}, "seed": 1}
+
+    with pytest.raises(RunError) as refused:
+        run_create(owner=owner, games=600_001, **values)
+    assert refused.value.errors == {
+        "games": [
+            RUN_TOO_DEAR % {"minutes": "10", "max": "10", "games": "600,000"},
+        ]
+    }
+    within = run_create(owner=owner, games=600_000, **values)
+    assert within.estimated_seconds == pytest.approx(600.0)
+
+
+def test_the_form_says_what_a_run_costs_before_it_starts(owner: Any, owner_client: Client) -> None:
+    earlier = new_run(owner, games=10_000)
+    SimulationRun.objects.filter(pk=earlier.pk).update(
+        status=RunStatus.SUCCEEDED, worker_seconds=4.0, finished_at=timezone.now()
+    )
+    deck = countdown_deck(owner)
+
+    html = owner_client.get(reverse("simulator:simulate", args=[deck.public_id])).content
+    text = " ".join(html.decode().split())
+
+    assert 'id="run-estimate"' in text
+    assert "about 2,500 games a second" in text
+    assert "10,000 games take about 4.0 s of worker time" in text
+    assert "at most 10 minutes of worker time (about 1,500,000 games)" in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_its_lease_while_it_plays_a_long_chunk(
+    owner: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(supervisor, "_send", lambda messages: None)
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.1)
+    # a lease far shorter than the chunk: only renewals keep it alive
+    monkeypatch.setattr(supervisor, "RUN_LEASE", timedelta(seconds=0.5))
+    run = run_create(
+        owner=owner,
+        deck=unmatched_deck(owner),
+        engine_slug="unmatched",
+        params={},
+        games=50_000,
+        seed=5,
+        chunk_size=50_000,
+    )
+    seen: list[Any] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        try:
+            while not done.wait(0.05):
+                seen.append(chunk(run, 0).lease_until)
+        finally:
+            connection.close()
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    began = time.monotonic()
+    try:
+        assert run_chunk_execute(run_id=run.pk, index=0, worker="w") is True
+    finally:
+        done.set()
+        watcher.join()
+
+    assert time.monotonic() - began > 0.5  # longer than the lease: it was renewed
+    assert len({lease for lease in seen if lease is not None}) >= 3
+    assert not [r for r in caplog.records if "could not renew" in r.getMessage()]
+    assert chunk(run, 0).status == ChunkStatus.DONE
+
+
+@pytest.fixture
+def inline() -> Iterator[None]:
+    """Celery's inline mode (a demo's CELERY_TASK_ALWAYS_EAGER): tasks run where queued."""
+    from decklab.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
+
+
+@pytest.mark.usefixtures("inline")
+def test_in_the_inline_mode_a_run_plays_to_the_end_one_chunk_after_another(
+    owner: Any, committed: Callable[..., Any]
+) -> None:
+    # 300 chunks: a chunk queueing the next by recursion would overflow the stack
+    run = committed(
+        lambda: run_create(
+            owner=owner,
+            deck=countdown_deck(owner),
+            engine_slug="mattsan",
+            params={},
+            games=30_000,
+            seed=3,
+            chunk_size=100,
+        )
+    )
+
+    run.refresh_from_db()
+    assert (run.status, run.chunks_done, run.chunks_total) == (RunStatus.SUCCEEDED, 300, 300)
