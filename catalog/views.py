@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 
 from catalog import selectors
 from catalog.attributes import described
+from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.models import Card, Game, Printing
 from catalog.query.context import search_context
 from catalog.query.errors import QueryError
@@ -105,6 +106,9 @@ def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         "card_set": card_set,
         "filterset": filterset,
         "page": _page(request, cards),
+        # visitors' card grids are cached by this and the address (templates/catalog/set.html)
+        "catalog_version": catalog_version(),
+        "fragment_seconds": FRAGMENT_SECONDS,
     }
     context.update(_error_context(filterset.query_error, request.GET.get("q", "")))
     if _wants_results_only(request):

@@ -22,3 +22,9 @@ STORAGES["staticfiles"] = {  # noqa: F405
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []  # noqa: F405
 # the test client speaks plain HTTP: the production redirect to HTTPS would answer every request
 SECURE_SSL_REDIRECT = False
+
+# Each test session its own cache key space (worker subprocesses inherit it through the
+# environment): cached catalog fragments and throttle counts of an earlier run, left in the
+# long-running Redis, never reach this one.
+os.environ.setdefault("DECKLAB_TEST_CACHE_PREFIX", f"test-{os.getpid()}-{os.urandom(4).hex()}")
+CACHES["default"]["KEY_PREFIX"] = os.environ["DECKLAB_TEST_CACHE_PREFIX"]  # noqa: F405

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from catalog.cache import catalog_version_bump
 from catalog.importers import csv_cards
 from catalog.importers.bundle import CatalogBundle, CatalogImportError, ImportProblem
 from catalog.importers.decklab_json import bundle_from_decklab, looks_like_decklab
@@ -116,6 +117,7 @@ def import_bundles(bundles: list[CatalogBundle]) -> ImportReport:
         else:
             # fresh statistics once the rows are visible (catalog.maintenance says why)
             transaction.on_commit(analyze_catalog)
+            transaction.on_commit(catalog_version_bump)
     if problems:
         raise CatalogImportError(problems)
     return report
