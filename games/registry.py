@@ -64,6 +64,9 @@ class Game:
     sort_order: int = 100
     #: parts swapped for others by ``PartOverride`` (tests only): part name -> module path
     overrides: dict[str, str] = field(default_factory=dict, repr=False)
+    #: dotted names already found missing: a failed import searches the disk again every
+    #: time, and pages ask for parts (formats, extras) a game may not have on every request
+    _missing: set[str] = field(default_factory=set, repr=False)
 
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"
@@ -77,11 +80,14 @@ class Game:
         """The package's module ``name``, or None when the game has no such part. A module
         that exists but fails to import still raises: a broken part is seen, never hidden."""
         dotted = self.overrides.get(name) or f"{self.package}.{name}"
+        if dotted in self._missing:
+            return None
         try:
             return importlib.import_module(dotted)
         except ModuleNotFoundError as exc:
             if exc.name != dotted:
                 raise
+            self._missing.add(dotted)
             return None
 
     def declared(self, part: str, name: str, default: Any = None) -> Any:

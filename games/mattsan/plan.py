@@ -3,22 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from games.mattsan.constants import BENCH_SLOTS, K_OTHER, K_TRUMP, K_UNIT
 from simulator.engine.cards import SimDeck
 from simulator.engine.i18n import N_
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One step of what the policy would do with an opening hand."""
-
-    text: str  # N_()-marked template with %(name)s placeholders
-    values: Mapping[str, object]
-    cards: tuple[int, ...]  # card indexes into deck.cards
+from simulator.engine.plan import PlanStep
 
 
 def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> list[PlanStep]:

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from games.monster_hunter.constants import (
@@ -29,16 +28,7 @@ from games.monster_hunter.policy import (
 from games.monster_hunter.state import MonsterHunterState
 from simulator.engine.cards import SimDeck
 from simulator.engine.i18n import N_
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One step of ``hand_plan``: ``text`` is an N_()-marked template with %(name)s
-    placeholders filled from ``values``; ``cards`` are card indexes into ``deck.cards``."""
-
-    text: str
-    values: Mapping[str, object]
-    cards: tuple[int, ...]
+from simulator.engine.plan import PlanStep
 
 
 def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> list[PlanStep]:

@@ -4,8 +4,7 @@ Python)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from games.ouka_fushin.constants import K_CLIMAX, NO_CHECK, P_IMMORTAL, P_STORY, SUB_NONE
@@ -14,15 +13,7 @@ from games.ouka_fushin.policy import card_value
 from games.ouka_fushin.state import OukaState, card_names, keyword_names
 from simulator.engine.cards import SimDeck
 from simulator.engine.i18n import N_
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    #: N_()-marked template with %(name)s placeholders
-    text: str
-    values: Mapping[str, object]
-    #: card indexes into deck.cards
-    cards: tuple[int, ...]
+from simulator.engine.plan import PlanStep
 
 
 def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> list[PlanStep]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from games import registry
 from simulator.engine.cards import SimDeck
+from simulator.engine.plan import PlanStep
 
 PanelData = Mapping[str, Any]
 
@@ -41,7 +42,7 @@ PLAN_KEY = "first_moves"
 
 def plan_panel(
     engine: Any,
-    hand_plan: Callable[[SimDeck, Sequence[int], dict[str, Any]], Sequence[Any]],
+    hand_plan: Callable[[SimDeck, Sequence[int], dict[str, Any]], Sequence[PlanStep]],
     translate: Callable[[str], str],
 ) -> Panel:
     """A panel of an engine's ``hand_plan`` (steps with an N_ template, its values and the
