@@ -38,6 +38,8 @@ TARGET_SPEEDUP = 1.7
 SEED = 20_250_601
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 CELERY = Path(sys.executable).parent / "celery"
+#: games per worker process of the warm-up run
+WARM_UP_GAMES = 10_000
 
 
 class Workers:
@@ -199,14 +201,12 @@ def main() -> int:
     os.environ["CELERY_BROKER_URL"] = REDIS_URL
     with throwaway_database("simrun") as url:
         django_on(url)
-        from simulator.services import DEFAULT_CHUNK_SIZE
-
         slug = args.game
         target = TARGET_SECONDS.get(slug, DEFAULT_TARGET)
         user, deck = setup_deck(slug)
         purge_broker()
-        chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
-        print(f"{slug} run: {args.games:,} games of {deck.name}, chunks of {chunk:,}")
+        chunks = f"chunks of {args.chunk_size:,}" if args.chunk_size else "chunks sized by cost"
+        print(f"{slug} run: {args.games:,} games of {deck.name}, {chunks}")
         print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f} at the start")
         alone = engine_alone(deck, args.games, slug)
         print(f"  engine alone, one process: {alone:.2f} s ({args.games / alone:,.0f} games/s)")
@@ -221,7 +221,8 @@ def main() -> int:
                 workers = Workers(count, url, log_dir, args.one_node)
                 try:
                     workers.wait_ready()
-                    timed_run(user, deck, count * 2 * chunk, chunk, slug)  # warm-up
+                    # warm-up (its speed also sizes the timed run's chunks, as in production)
+                    timed_run(user, deck, count * WARM_UP_GAMES, args.chunk_size, slug)
                     elapsed, run = timed_run(user, deck, args.games, args.chunk_size, slug)
                 finally:
                     workers.stop()
@@ -232,7 +233,8 @@ def main() -> int:
                 print(
                     f"  #{attempt} {count} worker process{'es' if count > 1 else ''}: "
                     f"{elapsed:.2f} s end to end ({args.games / elapsed:,.0f} games/s); "
-                    f"{run.chunks_total} chunks, {run.worker_seconds:.2f} s of chunk compute, "
+                    f"{run.chunks_total} chunks of {run.chunk_size:,}, "
+                    f"{run.worker_seconds:.2f} s of chunk compute, "
                     f"workers busy {run.worker_seconds / (count * elapsed):.0%} of the time, "
                     f"first chunk after {(run.started_at - run.created_at).total_seconds():.2f} s, "
                     f"merge + summary {finalise_cost(run) * 1000:.0f} ms; "

@@ -1,9 +1,9 @@
-"""Benchmark: the Unmatched goldfish engine (simulator/games/unmatched.py), games per second.
+"""Benchmark: the Unmatched goldfish engine (games/unmatched/engine.py), games per second.
 
     .venv/bin/python bench/unmatched_engine.py [--games N] [--repeats N]
 
 Target: at least 10,000 games/s on one core. Each figure is ``run_games`` as a worker runs it
-(one seeded generator per game, the fast loop, the metrics) for N games, the best of R
+(the batch path: deals and measures per thousand games, the fast loop) for N games, the best of R
 repeats, in games per second of the process's CPU time (on one CPU: the process is pinned
 where the system allows it). The machine may be shared, so CPU time, not the wall clock, is
 the figure judged; the wall-clock rate is printed beside it.
@@ -32,48 +32,20 @@ import django  # noqa: E402
 django.setup()
 
 from _engines import pin_to_one_cpu, round_rates, state_api_rate  # noqa: E402
+from engine_speed import product_deck  # noqa: E402
 
-from catalog.importers.service import bundles_from_path  # noqa: E402
-from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts  # noqa: E402
 from games.unmatched.engine import ENGINE  # noqa: E402
-from simulator.decks import sim_deck_from_facts  # noqa: E402
 from simulator.engine.cards import SimCard, SimDeck  # noqa: E402
 from simulator.engine.engine import run_games  # noqa: E402
 from simulator.engine.metrics import summarise  # noqa: E402
 
 TARGET = 10_000
-CATALOG = ROOT / "games" / "unmatched" / "catalog.json"
 
 
 def medusa() -> SimDeck:
     """The Medusa hero-deck product of the catalog file, each line on its printed box."""
-    (bundle,) = bundles_from_path(CATALOG)
-    rows = {row.code: row for row in bundle.cards}
-    (product,) = (p for p in bundle.products if p.code == "medusa")
-    entries = []
-    for item in product.items:
-        row = rows[item.card_code]
-        printings = tuple(
-            PrintingFacts(p.set_code, p.collector_number, p.variant, p.attributes)
-            for p in row.printings
-        )
-        pinned = next(
-            p
-            for p in printings
-            if item.set_code in (None, p.set_code) and item.collector_number in (None, p.number)
-        )
-        card = CardFacts(
-            row.code,
-            "unmatched",
-            row.card_type,
-            row.name_en,
-            row.name_ja,
-            row.attributes,
-            row.copy_limit,
-            printings,
-        )
-        entries.append(EntryFacts(card, item.zone, item.quantity, pinned))
-    return sim_deck_from_facts(DeckFacts(game="unmatched", entries=tuple(entries)))
+    deck: SimDeck = product_deck("unmatched", "medusa", ROOT)
+    return deck
 
 
 def synthetic() -> SimDeck:

@@ -10,22 +10,31 @@ games end before it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from simulator.engine.engine import Engine
-from simulator.models import RunStatus, SimulationRun
+from simulator.models import MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, RunStatus, SimulationRun
 
 #: ten minutes of one worker: a bigger run would hold a worker from everyone else too long
 MAX_RUN_WORKER_SECONDS = 600.0
-#: an engine never run here: 5,000 games of 60 turns a second (the slowest engine plays about
-#: 1,200 ten-turn games a second, the fastest 25,000 games of up to 60 turns)
+#: an engine never run here: 5,000 games of 60 turns a second (on one core the slowest engine,
+#: 央華封神's, plays about 5,000 games a second, Unmatched's about 110,000 of up to 30 turns)
 DEFAULT_GAME_TURNS_PER_SECOND = 300_000.0
 #: how many recent runs the speed is measured over
 SAMPLE_RUNS = 20
 #: runs shorter than this say more about a chunk's fixed cost than the engine's speed
 MIN_SAMPLE_GAMES = 1_000
+#: the most worker time a chunk sized by cost takes: another player's run waits at most about
+#: this long for a worker, progress moves, and a lost worker costs little
+CHUNK_SECONDS = 0.5
+#: the least: a chunk's fixed cost (a task and its round trip, a dozen queries: about 30 ms
+#: on Redis, bench/chunk_overhead.py and simulation_run.py) stays well under half of its time
+MIN_CHUNK_SECONDS = 0.1
+#: more chunks than this only adds task and database overhead
+MAX_CHUNKS = 1_000
 
 
 def turn_bound(engine: Engine[Any, Any], params: Mapping[str, Any]) -> int:
@@ -74,3 +83,20 @@ def run_estimate(engine: Engine[Any, Any], params: Mapping[str, Any], games: int
         games_per_second=speed,
         max_games=int(MAX_RUN_WORKER_SECONDS * speed),
     )
+
+
+def chunk_size_for(estimate: Estimate, games: int, spread: int) -> int:
+    """Games per chunk. A run is cut into ``spread`` chunks (the workers one player may keep
+    busy) or a multiple of it, so that any number of workers dividing it gets equal shares,
+    each chunk taking at most ``CHUNK_SECONDS`` of worker time by the estimate (so the workers
+    stay shared); a run too short for ``spread`` chunks of ``MIN_CHUNK_SECONDS`` (whose fixed
+    cost would then dominate) gets fewer. Never more than ``MAX_CHUNKS`` chunks, nor chunks
+    outside ``MIN_CHUNK_SIZE`` to ``MAX_CHUNK_SIZE`` games."""
+    spread = max(1, spread)
+    seconds = games / max(estimate.games_per_second, 1e-9)
+    if seconds / spread >= MIN_CHUNK_SECONDS:
+        count = spread * math.ceil(seconds / (spread * CHUNK_SECONDS))
+    else:
+        count = max(1, math.floor(seconds / MIN_CHUNK_SECONDS))
+    size = math.ceil(games / min(count, MAX_CHUNKS))
+    return max(MIN_CHUNK_SIZE, min(size, MAX_CHUNK_SIZE), math.ceil(games / MAX_CHUNKS))

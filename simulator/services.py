@@ -31,7 +31,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck, DeckRevision
-from simulator.cost import MAX_RUN_WORKER_SECONDS, run_estimate
+from simulator.cost import MAX_CHUNKS, MAX_RUN_WORKER_SECONDS, chunk_size_for, run_estimate
 from simulator.decks import sim_deck_for
 from simulator.engine.engine import Engine, run_games
 from simulator.engine.metrics import Metrics, summarise
@@ -54,6 +54,8 @@ from simulator.serialise import sim_deck_from_json, sim_deck_to_json
 from simulator.supervisor import (
     ChunkAbandoned,
     chunk_claim,
+    chunk_transaction,
+    chunks_in_flight,
     lease_kept,
     owner_feed,
     run_feed_first,
@@ -66,12 +68,6 @@ logger = logging.getLogger(__name__)
 
 #: queued or running runs a player may have at once (the workers are shared by everyone)
 MAX_ACTIVE_RUNS = 3
-#: Unmatched plays 10,000-25,000 games a second: a chunk of 5,000 takes 0.2-0.5 s, long next
-#: to a chunk's fixed cost (a task and ~8 queries, one waiting for the disk), short enough to
-#: spread a run over every worker and to lose little when one dies (bench/simulation_run.py).
-DEFAULT_CHUNK_SIZE = 5_000
-#: more chunks than this only adds task and database overhead
-MAX_CHUNKS = 1_000
 DEFAULT_GAMES = 10_000
 #: database errors worth retrying the chunk for (a restart, a dropped connection, a deadlock)
 TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
@@ -170,9 +166,7 @@ def _check_numbers(games: Any, seed: Any, chunk_size: Any) -> dict[str, list[Any
         not _whole(chunk_size) or not MIN_CHUNK_SIZE <= chunk_size <= MAX_CHUNK_SIZE
     ):
         errors["chunk_size"] = [CHUNK_BOUNDS % {"min": MIN_CHUNK_SIZE, "max": MAX_CHUNK_SIZE}]
-    elif "games" not in errors and math.ceil(games / (chunk_size or DEFAULT_CHUNK_SIZE)) > (
-        MAX_CHUNKS
-    ):
+    elif "games" not in errors and chunk_size and math.ceil(games / chunk_size) > MAX_CHUNKS:
         least = math.ceil(games / MAX_CHUNKS)
         errors["chunk_size"] = [TOO_MANY_CHUNKS % {"games": games, "max": MAX_CHUNKS, "min": least}]
     return errors
@@ -307,7 +301,8 @@ def run_create(
             params=cleaned,
             games=games,
             seed=new_run_seed() if seed is None else seed,
-            chunk_size=chunk_size or DEFAULT_CHUNK_SIZE,
+            # without a size asked for, chunks are sized by their cost in worker time
+            chunk_size=chunk_size or chunk_size_for(estimate, games, chunks_in_flight()),
             deck_data=sim_deck_to_json(sim_deck),
             deck_name=locked.name,
             estimated_seconds=estimate.seconds,
@@ -395,7 +390,7 @@ _STORE_FIELDS = ("status", "games", "chunks_total", "chunks_done", "games_done",
 def _chunk_store(
     run_id: int, chunk: RunChunk, metrics: Metrics, seconds: float, worker: str
 ) -> bool:
-    with transaction.atomic():
+    with chunk_transaction():  # a store lost in a crash is played again, the same
         # The run's lock orders this against the other chunks' stores and against a cancel.
         run = SimulationRun.objects.select_for_update().only(*_STORE_FIELDS).get(pk=run_id)
         if run.is_finished:

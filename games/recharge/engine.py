@@ -23,23 +23,34 @@ Measures (the Django side reads these names; keep them stable):
   * ``cards_seen`` -- cards drawn in all (the opening card included).
 
 Speed: the solver's answer depends only on which cards are in hand, so ``prepare`` keeps a
-cache from the sorted card indexes to (power, formation text) shared by every game of a run.
+cache from the sorted card indexes to (power, formation text) shared by every game of a run,
+for the state API. A worker's batches (``play_games``) need no formation text: they deal every
+game at once (simulator/engine/deal.py), ask ``games/recharge/power.py`` for each hand's power
+alone (its caches split a hand into its hero/teamwork row and its power cards), and add the
+measures up once per batch. The conformance tests compare the two paths game by game.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import insort
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from games.recharge import GAME
+from games.recharge.power import FormationPower
 from games.recharge.schedule import OPENING_HAND, SCHEDULE
 from games.recharge.solver import POWER_PLUS, RCard, best_formation, card_from_attributes
 from simulator.engine.cards import SimDeck
+from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine, GameState
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
+from simulator.engine.rng import dealt_order
 
 DIGEST = "recharge.md"
 
@@ -90,6 +101,8 @@ class RechargePrepared:
     cache: dict[tuple[int, ...], tuple[int, bool, str]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: the batch path's answers: power and whether a formation exists, no text
+    powers: FormationPower | None = field(default=None, compare=False, repr=False)
 
     def solve(self, hand: list[int]) -> tuple[int, bool, str]:
         """The best formation of these card indexes: (power, exists, one-line picture)."""
@@ -182,7 +195,8 @@ class RechargeState(GameState):
 
 class RechargeEngine(Engine[RechargePrepared, RechargeState]):
     slug = GAME.slug
-    version = 1
+    #: 2: decks dealt from counter-based keys (simulator/engine/deal.py), not random.Random
+    version = 2
     schedule = SCHEDULE
     max_turns = 30
     params = ParamSpec(
@@ -260,24 +274,26 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         names = tuple(
             f"{c.name} (Power Plus)" if c.variant == POWER_PLUS else c.name for c in deck.cards
         )
+        chain = bool(values["chain_power_cards"])
         return RechargePrepared(
             deck=deck,
             pile=tuple(deck.pile()),
             cards=cards,
             names=names,
             turns=turns,
-            chain=bool(values["chain_power_cards"]),
+            chain=chain,
             threshold=int(values["open_threshold"]),
             power_keys=tuple(power_key(t) for t in range(1, turns + 1)),
             open_keys=tuple(open_key(t) for t in range(1, turns + 1)),
+            powers=FormationPower(cards, chain_power_cards=chain),
         )
 
     def new_game(
         self, prepared: RechargePrepared, params: dict[str, Any], rng: random.Random
     ) -> RechargeState:
-        deck = list(prepared.pile)
-        rng.shuffle(deck)  # the game's one chance step
-        return RechargeState(prepared, deck)
+        pile = prepared.pile
+        # the game's one chance step, as the batch path deals it
+        return RechargeState(prepared, [pile[i] for i in dealt_order(rng, len(pile))])
 
     def choose(self, state: RechargeState) -> Action:
         return DRAW if state.can_draw() else PASS
@@ -301,6 +317,85 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
             metrics.observe(M_POWER_WHEN_FULL, state.full_power)
         sums[M_SEEN] += state.pos
         squares[M_SEEN] += state.pos * state.pos
+
+    def play_games(
+        self,
+        prepared: RechargePrepared,
+        params: dict[str, Any],
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Metrics:
+        """A batch of games, each reduced to what decides its measures: the hand only grows,
+        one card a turn, until it holds 6 cards or the deck is empty (recharge.md:33, 37), so
+        turn t's hand is the first min(1 + t, 6, deck size) cards of the deal and a game is
+        the powers of its few prefixes."""
+        p = prepared
+        powers = p.powers
+        assert powers is not None, "prepared by RechargeEngine.prepare"
+        size = len(p.pile)
+        # the most cards a game ever holds; turn t holds the first ``held[t - 1]``
+        most = min(OPENING_HAND + p.turns, HAND_LIMIT, size)
+        held = [min(OPENING_HAND + t, most) for t in range(1, p.turns + 1)]
+        dealt = np.asarray(p.pile, dtype=np.intp)[deal_orders(run_seed, start, count, size)]
+        power_of = powers.power
+        threshold = p.threshold
+        # per game, per number of cards held (1 .. most): the best power, and whether it opens
+        power_rows: list[list[int]] = []
+        open_rows: list[list[bool]] = []
+        for row in dealt[:, :most].tolist():
+            hand: list[int] = []
+            game_powers: list[int] = []
+            game_opens: list[bool] = []
+            for card in row:
+                insort(hand, card)
+                power, exists = power_of(hand)
+                game_powers.append(power)
+                game_opens.append(exists and power >= threshold)
+            power_rows.append(game_powers)
+            open_rows.append(game_opens)
+        return _batch_metrics(p, count, held, most, power_rows, open_rows)
+
+
+def _batch_metrics(
+    p: RechargePrepared,
+    games: int,
+    held: list[int],
+    most: int,
+    power_rows: list[list[int]],
+    open_rows: list[list[bool]],
+) -> Metrics:
+    """The measures ``record`` adds game by game, for a whole batch at once."""
+    metrics = Metrics(games=games)
+    counts, sums, squares = metrics.counts, metrics.sums, metrics.squares
+    columns = [n - 1 for n in held]  # turn t -> its prefix's column
+    by_prefix = np.array(power_rows, dtype=np.int64).reshape(games, most)
+    opens_by_prefix = np.array(open_rows, dtype=bool).reshape(games, most)
+    by_turn = by_prefix[:, columns]
+    opens = opens_by_prefix[:, columns]
+    for key, total, square in zip(
+        p.power_keys,
+        by_turn.sum(axis=0).tolist(),
+        (by_turn * by_turn).sum(axis=0).tolist(),
+        strict=True,
+    ):
+        sums[key], squares[key] = total, square
+    for key, opened in zip(p.open_keys, opens.sum(axis=0).tolist(), strict=True):
+        counts[key] = opened
+    ever = opens.any(axis=1)
+    counts[M_NEVER_OPENED] = games - int(ever.sum())
+    if ever.any():
+        first = opens.argmax(axis=1)[ever] + 1  # the first turn that opens
+        metrics.histograms[M_FIRST_OPEN] = Counter(first.tolist())
+    # the hand is full from the first turn it holds 6 cards (only a deck of 6 or more fills it)
+    full_turn = next((t for t, n in enumerate(held, start=1) if n >= HAND_LIMIT), 0)
+    counts[M_HAND_FULL] = games if full_turn else 0
+    if full_turn and games:
+        metrics.histograms[M_HAND_FULL_TURN] = Counter({full_turn: games})
+        metrics.histograms[M_POWER_WHEN_FULL] = Counter(by_turn[:, full_turn - 1].tolist())
+    seen = held[-1]  # every game has drawn the same number of cards by its end
+    sums[M_SEEN], squares[M_SEEN] = games * seen, games * seen * seen
+    return metrics
 
 
 ENGINE = RechargeEngine()

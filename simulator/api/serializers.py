@@ -49,7 +49,10 @@ class RunCreateInputSerializer(serializers.Serializer[Any]):
         required=False,
         allow_null=True,
         default=None,
-        help_text=_("Games per worker task (the results do not depend on it)."),
+        help_text=_(
+            "Games per worker task (the results do not depend on it). Left out, each task is "
+            "sized to about half a second of worker time from the engine's measured speed."
+        ),
     )
 
 

@@ -56,7 +56,7 @@ def test_random_play_outs_end_and_never_run_out_of_choices(slug: str) -> None:
     engine, deck, params = setup(slug)
     prepared = engine.prepare(deck, params)
     for seed in range(200):
-        state = engine.new_game(prepared, params, random.Random(seed))
+        state = engine.new_game(prepared, params, game_rng(0, seed))
         chooser = random.Random(seed + 1_000_000)
         for _step in range(10_000):
             if state.is_over():
@@ -73,7 +73,7 @@ def test_a_copy_is_independent_of_its_original(slug: str) -> None:
     engine, deck, params = setup(slug)
     prepared = engine.prepare(deck, params)
     for seed in range(50):
-        state = engine.new_game(prepared, params, random.Random(seed))
+        state = engine.new_game(prepared, params, game_rng(0, seed))
         for _ in range(3):
             if not state.is_over():
                 state.apply(engine.choose(state))
@@ -105,6 +105,23 @@ def test_the_fast_loop_plays_the_same_games_as_the_state_api(slug: str) -> None:
         engine.play(prepared, params, game_rng(5, index), fast)
         Engine.play(engine, prepared, params, game_rng(5, index), slow)
     assert fast.to_json() == slow.to_json()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_batch_path_plays_the_same_games_as_the_state_api(slug: str) -> None:
+    """``play_games`` (a worker's path: deals and measures for a batch at once) adds up to
+    exactly the state API's games, game index by game index, however the batch is cut."""
+    engine, deck, params = setup(slug)
+    prepared = engine.prepare(deck, params)
+    slow = Metrics(games=300)
+    for index in range(300):
+        Engine.play(engine, prepared, params, game_rng(5, index), slow)
+    whole = engine.play_games(prepared, params, 5, 0, 300)
+    cut = engine.play_games(prepared, params, 5, 0, 1)
+    cut.merge(engine.play_games(prepared, params, 5, 1, 173))
+    cut.merge(engine.play_games(prepared, params, 5, 174, 126))
+    assert whole.to_json() == slow.to_json()
+    assert cut.to_json() == slow.to_json()
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -32,10 +32,10 @@ from games.recharge.engine import (
 from games.recharge.solver import best_formation, card_from_attributes
 from simulator.engine import golden
 from simulator.engine.cards import SimCard, SimDeck
-from simulator.engine.engine import run_games, transcript_of
+from simulator.engine.engine import Engine, run_games, transcript_of
 from simulator.engine.metrics import Metrics, summarise
 from simulator.engine.params import ParamErrors
-from simulator.engine.rng import game_rng
+from simulator.engine.rng import GameRng, game_rng
 from simulator.engine.schedule import DrawSchedule
 
 GAME = registry.get("recharge")
@@ -43,11 +43,14 @@ GOLDEN_DECK = recharge_golden.GOLDEN_DECK
 STORED_GOLDEN = GAME.directory / "golden"
 
 
-class InOrder(random.Random):
+class InOrder(GameRng):
     """A rigged chance step: the deck stays in the order the test built it."""
 
-    def shuffle(self, x: Any) -> None:
-        return None
+    def __init__(self) -> None:
+        super().__init__(0, 0)
+
+    def order(self, size: int) -> list[int]:
+        return list(range(size))
 
 
 # --- building decks --------------------------------------------------------------------------
@@ -336,6 +339,30 @@ def test_the_same_seed_gives_the_same_game_whatever_the_global_rng() -> None:
     assert len({tuple(t) for t in first}) > 20
 
 
+@pytest.mark.parametrize(
+    ("deck", "params"),
+    [
+        pytest.param(GOLDEN_DECK, {}, id="golden-deck"),
+        pytest.param(GOLDEN_DECK, {"chain_power_cards": True, "turns": 30}, id="chaining"),
+        pytest.param(GOLDEN_DECK, {"open_threshold": 120, "turns": 4}, id="never-full"),
+        pytest.param(GOLDEN_DECK, {"open_threshold": 0, "turns": 1}, id="one-turn"),
+        pytest.param(deck_of("Red Hero", "Surge", "Spare"), {"turns": 5}, id="three-cards"),
+        pytest.param(deck_of("Surge"), {"turns": 2}, id="one-card-no-hero"),
+    ],
+)
+def test_the_batch_path_measures_the_same_games_as_the_state_api_for_500_seeds(
+    deck: SimDeck, params: dict[str, Any]
+) -> None:
+    """``play_games`` (powers alone, from power.py; deals and measures per batch) against the
+    state API (the solver's formations, game by game)."""
+    p = ENGINE.prepare(deck, params)
+    slow = Metrics(games=500)
+    for seed in range(500):
+        Engine.play(ENGINE, p, params, game_rng(7, seed), slow)
+    fast = ENGINE.play_games(ENGINE.prepare(deck, params), params, 7, 0, 500)
+    assert fast.to_json() == slow.to_json()
+
+
 def test_a_run_gives_the_same_metrics_however_it_is_split() -> None:
     whole = run_games(ENGINE, GOLDEN_DECK, {}, run_seed=5, start=0, count=300)
     parts = [
@@ -368,7 +395,7 @@ def test_a_copy_is_independent_and_plays_on_the_same() -> None:
 def test_random_play_outs_end_within_the_turns_and_the_hand_limit(params: dict[str, Any]) -> None:
     p = ENGINE.prepare(GOLDEN_DECK, params)
     for seed in range(200):
-        state = ENGINE.new_game(p, params, random.Random(seed))
+        state = ENGINE.new_game(p, params, game_rng(0, seed))
         chooser = random.Random(10_000 + seed)
         for _step in range(100):
             if state.is_over():

@@ -18,7 +18,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from simulator import supervisor
-from simulator.models import ChunkStatus, RunChunk, RunFailure, RunStatus, SimulationRun
+from simulator.cost import MAX_CHUNKS, Estimate, chunk_size_for
+from simulator.models import (
+    MIN_CHUNK_SIZE,
+    ChunkStatus,
+    RunChunk,
+    RunFailure,
+    RunStatus,
+    SimulationRun,
+)
 from simulator.services import (
     RUN_TOO_DEAR,
     RunError,
@@ -267,6 +275,76 @@ def test_a_run_is_bounded_by_its_estimated_worker_time_measured_on_earlier_runs(
     assert within.estimated_seconds == pytest.approx(600.0)
 
 
+@pytest.mark.parametrize(
+    ("seconds_for_10_000", "games", "chunk_size"),
+    [
+        # 8 chunks (a player's chunks in flight), or a multiple of 8 of at most 0.5 s each
+        (0.1, 100_000, 12_500),  # 100,000 games/s: 1 s in 8 chunks
+        (0.4, 100_000, 12_500),  # 25,000 games/s: 4 s, 8 chunks of 0.5 s
+        (0.4, 1_000_000, 12_500),  # 40 s: 80 chunks of 0.5 s
+        (0.1, 1_000_000, 41_667),  # 10 s: 24 chunks of 0.42 s
+        (10.0, 100_000, 500),  # 1,000 games/s: 100 s in 200 chunks
+        (0.01, 1_000_000, 100_000),  # 1,000,000 games/s: no chunk over 100,000
+        # too short for 8 chunks of 0.1 s: fewer chunks
+        (0.1, 10_000, 10_000),  # 0.1 s: one chunk
+        (0.1, 50_000, 10_000),  # 0.5 s: five chunks of 0.1 s
+    ],
+)
+def test_chunks_are_sized_by_the_engines_measured_speed_and_spread_over_the_workers(
+    owner: Any,
+    sent: Sent,
+    settings: Any,
+    seconds_for_10_000: float,
+    games: int,
+    chunk_size: int,
+) -> None:
+    settings.SIMULATION_CHUNKS_IN_FLIGHT = 8
+    earlier = new_run(owner, games=10_000)
+    SimulationRun.objects.filter(pk=earlier.pk).update(
+        status=RunStatus.SUCCEEDED, worker_seconds=seconds_for_10_000, finished_at=timezone.now()
+    )
+    values = {"deck": countdown_deck(owner), "engine_slug": "mattsan", "params": {}, "seed": 1}
+    run = run_create(owner=owner, games=games, **values)
+    assert run.chunk_size == chunk_size
+    assert run.chunks_total == -(-games // chunk_size)
+    # a size asked for is kept
+    assert run_create(owner=owner, games=games, chunk_size=7_000, **values).chunk_size == 7_000
+
+
+def test_chunks_sized_by_cost_stay_within_the_bounds_and_divide_among_the_workers() -> None:
+    ten_thousand = Estimate(1.0, 10_000.0, 0)  # games a second
+    assert chunk_size_for(ten_thousand, 1_000, 8) == 1_000  # 0.1 s: one chunk
+    assert chunk_size_for(ten_thousand, 40_000, 1) == 5_000  # one worker: 8 chunks of 0.5 s
+    assert chunk_size_for(ten_thousand, 40_000, 10) == 4_000  # ten workers: ten chunks
+    assert chunk_size_for(ten_thousand, 40_000, 40) == 1_000  # forty: forty of 0.1 s
+    assert chunk_size_for(ten_thousand, 40_000, 80) == 1_000  # not under 0.1 s
+    assert chunk_size_for(Estimate(1.0, 2_000.0, 0), 100_000, 8) == 962  # 104 of 0.48 s
+    slow = Estimate(seconds=500.0, games_per_second=10.0, max_games=6_000)
+    assert chunk_size_for(slow, 5_000, 8) == MIN_CHUNK_SIZE
+    assert chunk_size_for(slow, 1_000_001, 8) == 1_001  # at most MAX_CHUNKS chunks
+    assert MAX_CHUNKS == 1_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_only_a_chunks_own_transaction_commits_without_waiting_for_the_disk() -> None:
+    """A chunk's bookkeeping may be lost in a crash (its lease brings it back); a bigger
+    transaction it is part of, such as a run being created, keeps waiting for the disk."""
+    from django.db import connection, transaction
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return str(cursor.fetchone()[0])
+
+    if connection.vendor != "postgresql":
+        pytest.skip("synchronous_commit is PostgreSQL's")
+    with supervisor.chunk_transaction():
+        assert setting() == "off"
+    assert setting() == "on"
+    with transaction.atomic(), supervisor.chunk_transaction():
+        assert setting() == "on"
+
+
 def test_the_form_says_what_a_run_costs_before_it_starts(owner: Any, owner_client: Client) -> None:
     earlier = new_run(owner, games=10_000)
     SimulationRun.objects.filter(pk=earlier.pk).update(
@@ -288,17 +366,17 @@ def test_a_worker_keeps_its_lease_while_it_plays_a_long_chunk(
     owner: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(supervisor, "_send", lambda messages: None)
-    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.05)
     # a lease far shorter than the chunk: only renewals keep it alive
-    monkeypatch.setattr(supervisor, "RUN_LEASE", timedelta(seconds=0.5))
+    monkeypatch.setattr(supervisor, "RUN_LEASE", timedelta(seconds=0.3))
     run = run_create(
         owner=owner,
         deck=unmatched_deck(owner),
         engine_slug="unmatched",
-        params={},
-        games=50_000,
+        params={"opponent_hp": 40, "max_turns": 60},  # the longest games: about a second
+        games=100_000,
         seed=5,
-        chunk_size=50_000,
+        chunk_size=100_000,
     )
     seen: list[Any] = []
     done = threading.Event()
@@ -319,7 +397,7 @@ def test_a_worker_keeps_its_lease_while_it_plays_a_long_chunk(
         done.set()
         watcher.join()
 
-    assert time.monotonic() - began > 0.5  # longer than the lease: it was renewed
+    assert time.monotonic() - began > 0.3  # longer than the lease: it was renewed
     assert len({lease for lease in seen if lease is not None}) >= 3
     assert not [r for r in caplog.records if "could not renew" in r.getMessage()]
     assert chunk(run, 0).status == ChunkStatus.DONE

@@ -340,6 +340,34 @@ def test_a_recharge_hand_without_a_hero_builds_no_formation(client: Client, owne
     assert data["panels"] == {"best_formation": None}
 
 
+def test_a_recharge_hand_over_six_cards_is_not_solved_but_explained(
+    client: Client, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """recharge.md:33: a hand never holds more than 6 cards, and the exact search on a whole
+    deck's cards would hold a web process for minutes."""
+    from games.recharge import solver
+
+    deck = deck_of("recharge", owner)
+    solved: list[int] = []
+    real = solver.best_formation
+    monkeypatch.setattr(
+        solver, "best_formation", lambda cards, **kw: solved.append(len(cards)) or real(cards, **kw)
+    )
+    page = client.get(hand_url(deck, f"?seed={FORMATION_SEED}&turn=5")).content.decode()
+    assert "data-best-formation" in page and "data-over-limit" not in page  # 6 cards
+    assert solved == [6]
+    page = client.get(hand_url(deck, f"?seed={FORMATION_SEED}&turn=49")).content.decode()
+    assert "data-over-limit" in page and "data-best-formation" not in page
+    assert "A Recharge hand holds at most 6 cards" in page
+    data = client.get(api_url(deck, f"?seed={FORMATION_SEED}&turns=6")).json()
+    assert data["panels"] == {"best_formation": {"over_limit": True, "limit": 6}}
+    assert solved == [6]  # the 50- and 7-card hands were never searched
+    japanese = client.get(
+        hand_url(deck, f"?seed={FORMATION_SEED}&turn=49"), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "Recharge の手札は最大 6 枚です（recharge.md:33）。" in japanese
+
+
 def test_an_unmatched_hand_shows_its_best_attack(client: Client, owner: Any) -> None:
     deck = deck_of("unmatched", owner)
     page = client.get(hand_url(deck, f"?seed={ATTACK_SEED}&turn=0")).content.decode()
