@@ -71,6 +71,25 @@ _Ways = tuple[tuple[tuple[int, int], ...], ...]
 _by_power = itemgetter(1)
 
 
+def _ways(turns: tuple[tuple[int, int], ...], *, points_on_card: bool) -> _Ways:
+    """Per edge mask 0..15 that a card touches with one of its ``turns`` (touching edge, far
+    edge): the distinct (free points left, far edge) ways, on one shared colour. A teamwork
+    attached to a hero edge leaves that edge's other colours free (``points_on_card`` off);
+    a hero joining a teamwork leaves its own touching edge's other colours free (on)."""
+    return tuple(
+        tuple(
+            sorted(
+                {
+                    (_INC[(touch if points_on_card else edge) ^ colour], far)
+                    for touch, far in turns
+                    for colour in _BITS[edge & touch]
+                }
+            )
+        )
+        for edge in range(16)
+    )
+
+
 class FormationPower:
     """The best formation's power of hands drawn from one deck, answered from caches shared
     by every hand (the module docstring says why the split is exact).
@@ -128,32 +147,10 @@ class FormationPower:
             if card.left != card.right:
                 turns = (*turns, (card.right, card.left))
             self._turns.append(turns)
-            attach = tuple(
-                tuple(
-                    sorted(
-                        {
-                            (_INC[edge ^ colour], far)
-                            for touch, far in turns
-                            for colour in _BITS[edge & touch]
-                        }
-                    )
-                )
-                for edge in range(16)
-            )
+            attach = _ways(turns, points_on_card=False)
             self._attach.append(attach)
             self._dangle.append(tuple(tuple(sorted({p for p, _far in ways})) for ways in attach))
-            join = tuple(
-                tuple(
-                    sorted(
-                        {
-                            (_INC[touch ^ colour], outer)
-                            for touch, outer in turns
-                            for colour in _BITS[edge & touch]
-                        }
-                    )
-                )
-                for edge in range(16)
-            )
+            join = _ways(turns, points_on_card=True)
             self._join.append(join)
             if known != index:
                 continue

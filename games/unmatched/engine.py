@@ -49,7 +49,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -186,20 +186,7 @@ def _discard_line(p: UnmatchedPrepared, turn: int, card: int) -> str:
     return f"T{turn} end: discard {p.names[card]} (hand limit {HAND_LIMIT})"
 
 
-class _Finished(Protocol):
-    """What a finished game tells its measures (the state API's state and the fast loop's
-    ``_Game`` both)."""
-
-    fell_turn: int
-    lost: bool
-    drawn: int
-    exhaustion: int
-    exhaustion_turn: int
-    dead_counts: list[int]
-    damage: list[int]
-
-
-def _record(metrics: Metrics, p: UnmatchedPrepared, game: _Finished) -> None:
+def _record(metrics: Metrics, p: UnmatchedPrepared, game: _Game | UnmatchedState) -> None:
     """One finished game's measures. Counts and sums are added even when 0, so every name is
     present in every run's metrics."""
     fell_turn, exhaustion, damage = game.fell_turn, game.exhaustion, game.damage
@@ -526,7 +513,8 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
 
 @dataclass(slots=True)
 class _Game:
-    """What the fast loop tells of one finished game."""
+    """What the fast loop tells of one finished game (the names of ``UnmatchedState``'s, so
+    ``_record`` reads either)."""
 
     fell_turn: int
     lost: bool
