@@ -412,9 +412,7 @@ class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
         return []
 
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> MattsanPrepared:
-        problems = self.deck_problems(deck)
-        if problems:
-            raise ValueError("; ".join(problems))
+        self.require_playable(deck)
         v = self.params.clean(params)
         return build_prepared(deck, v)
 

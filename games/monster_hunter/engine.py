@@ -406,16 +406,14 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
         hunters = deck.in_zone(HUNTER_ZONE)
         if not hunters:
             problems.append(N_("The deck has no hunter card (it goes beside the deck)."))
-        elif len(hunters) > 1 or sum(n for _i, n in deck.zones.get(HUNTER_ZONE, ())) > 1:
+        elif deck.copies(HUNTER_ZONE) > 1:
             problems.append(N_("The deck has more than one hunter card."))
         if deck.size < 1:
             problems.append(N_("The deck has no cards to draw."))
         return problems
 
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> MonsterHunterPrepared:
-        problems = self.deck_problems(deck)
-        if problems:
-            raise ValueError("; ".join(problems))
+        self.require_playable(deck)
         values = self.params.clean(params)
         return build_prepared(deck, values)
 

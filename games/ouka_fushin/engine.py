@@ -364,17 +364,14 @@ class OukaEngine(Engine[OukaPrepared, OukaState]):
 
     def deck_problems(self, deck: SimDeck) -> list[str]:
         problems: list[str] = []
-        heroes = deck.zones.get(PROTAGONIST_ZONE, ())
-        if sum(n for _i, n in heroes) != 1:
+        if deck.copies(PROTAGONIST_ZONE) != 1:
             problems.append(N_("The deck needs exactly one protagonist."))
         if deck.size < 1:
             problems.append(N_("The deck has no cards to draw."))
         return problems
 
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> OukaPrepared:
-        problems = self.deck_problems(deck)
-        if problems:
-            raise ValueError("; ".join(problems))
+        self.require_playable(deck)
         values = self.params.clean(params)
         return build_prepared(deck, values)
 

@@ -96,13 +96,13 @@ class RechargePrepared:
     threshold: int
     power_keys: tuple[str, ...]
     open_keys: tuple[str, ...]
+    #: the batch path's answers: power and whether a formation exists, no text
+    powers: FormationPower = field(compare=False, repr=False)
     #: sorted card indexes -> (power, a formation exists, formation text); a pure function of
     #: the hand, so sharing it between games changes no result (and no state compares it)
     cache: dict[tuple[int, ...], tuple[int, bool, str]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    #: the batch path's answers: power and whether a formation exists, no text
-    powers: FormationPower | None = field(default=None, compare=False, repr=False)
 
     def solve(self, hand: list[int]) -> tuple[int, bool, str]:
         """The best formation of these card indexes: (power, exists, one-line picture)."""
@@ -262,9 +262,7 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
     }
 
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> RechargePrepared:
-        problems = self.deck_problems(deck)
-        if problems:
-            raise ValueError("; ".join(problems))
+        self.require_playable(deck)
         values = self.params.clean(params)
         turns = int(values["turns"])
         cards = tuple(
@@ -331,14 +329,12 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         turn t's hand is the first min(1 + t, 6, deck size) cards of the deal and a game is
         the powers of its few prefixes."""
         p = prepared
-        powers = p.powers
-        assert powers is not None, "prepared by RechargeEngine.prepare"
         size = len(p.pile)
         # the most cards a game ever holds; turn t holds the first ``held[t - 1]``
         most = min(OPENING_HAND + p.turns, HAND_LIMIT, size)
         held = [min(OPENING_HAND + t, most) for t in range(1, p.turns + 1)]
         dealt = np.asarray(p.pile, dtype=np.intp)[deal_orders(run_seed, start, count, size)]
-        power_of = powers.power
+        power_of = p.powers.power
         threshold = p.threshold
         # per game, per number of cards held (1 .. most): the best power, and whether it opens
         power_rows: list[list[int]] = []

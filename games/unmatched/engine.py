@@ -410,7 +410,7 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         heroes = deck.in_zone(HERO_ZONE)
         if not heroes:
             problems.append(N_("The deck has no character card, so it has no hero to play."))
-        elif len(heroes) > 1 or sum(n for _i, n in deck.zones.get(HERO_ZONE, ())) > 1:
+        elif deck.copies(HERO_ZONE) > 1:
             problems.append(N_("The deck has more than one character card."))
         elif not _int(heroes[0].attributes.get("hp")):
             problems.append(N_("The character card has no hero HP."))
@@ -419,9 +419,7 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         return problems
 
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> UnmatchedPrepared:
-        problems = self.deck_problems(deck)
-        if problems:
-            raise ValueError("; ".join(problems))
+        self.require_playable(deck)
         values = self.params.clean(params)
         (character,) = deck.in_zone(HERO_ZONE)
         names = fighter_names(

@@ -38,6 +38,10 @@ class SimDeck:
     def in_zone(self, zone: str) -> list[SimCard]:
         return [self.cards[i] for i, _n in self.zones.get(zone, ())]
 
+    def copies(self, zone: str) -> int:
+        """How many cards the zone holds, copies counted."""
+        return sum(n for _i, n in self.zones.get(zone, ()))
+
     @property
     def size(self) -> int:
-        return sum(n for _i, n in self.zones.get(self.draw_zone, ()))
+        return self.copies(self.draw_zone)

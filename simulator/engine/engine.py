@@ -67,6 +67,13 @@ class Engine(ABC, Generic[P, S]):
         """Why this deck cannot be simulated (empty: it can)."""
         return [] if deck.size else ["the deck has no cards to draw"]
 
+    def require_playable(self, deck: SimDeck) -> None:
+        """For ``prepare``: a ValueError naming every problem of a deck that cannot be played
+        (the run services check ``deck_problems`` first and tell the player)."""
+        problems = self.deck_problems(deck)
+        if problems:
+            raise ValueError("; ".join(problems))
+
     @abstractmethod
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> P:
         """Precompute what every game of the run shares (tables of integers)."""

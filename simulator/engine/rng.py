@@ -36,7 +36,8 @@ class GameRng(random.Random):
 
     def order(self, size: int) -> list[int]:
         """This game's deck order (``simulator.engine.deal.deal_orders``)."""
-        return [int(i) for i in deal_orders(self.run_seed, self.index, 1, size)[0]]
+        order: list[int] = deal_orders(self.run_seed, self.index, 1, size)[0].tolist()
+        return order
 
     def __reduce__(self) -> tuple[object, ...]:
         # copies and pickles keep the game and the generator's position
