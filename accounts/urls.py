@@ -33,7 +33,7 @@ password_change = auth_views.PasswordChangeView.as_view(
 password_change_done = auth_views.PasswordChangeDoneView.as_view(
     template_name="registration/password_changed.html"
 )
-password_reset = auth_views.PasswordResetView.as_view(
+password_reset = views.ThrottledPasswordResetView.as_view(
     template_name="registration/password_reset.html",
     form_class=forms.PasswordResetBootstrapForm,
     email_template_name="registration/password_reset_email.txt",

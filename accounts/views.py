@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -24,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts import selectors, services
+from accounts import mail_limits, selectors, services
 from accounts.forms import SignupForm
 from decks.models import Deck
 from decks.selectors import decks_of_player
@@ -46,7 +47,7 @@ def bad_request_when_invalid(
         response = view(request, *args, **kwargs)
         if request.method == "POST" and isinstance(response, TemplateResponse):
             form = (response.context_data or {}).get("form")
-            if form is not None and form.is_bound and form.errors:
+            if form is not None and form.is_bound and form.errors and response.status_code == 200:
                 response.status_code = 400
         return response
 
@@ -62,6 +63,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
+            wait = mail_limits.mail_form_wait(
+                request=request, form="signup", email=form.cleaned_data["email"]
+            )
+            if wait is not None:
+                form.add_error(None, mail_limits.mail_form_wait_message(wait))
+                response = render(request, "accounts/signup.html", {"form": form}, status=429)
+                response["Retry-After"] = str(int(wait))
+                return response
             # hashed on both paths (new address or not), so the time taken does not tell either
             candidate = form.save(commit=False)
             try:
@@ -76,6 +85,21 @@ def signup(request: HttpRequest) -> HttpResponse:
                 return redirect("accounts:signup-sent")
         return render(request, "accounts/signup.html", {"form": form}, status=400)
     return render(request, "accounts/signup.html", {"form": SignupForm()})
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's reset view, refusing (429) past the mail limits (accounts/mail_limits.py)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        wait = mail_limits.mail_form_wait(
+            request=self.request, form="password-reset", email=form.cleaned_data["email"]
+        )
+        if wait is None:
+            return super().form_valid(form)
+        form.add_error(None, mail_limits.mail_form_wait_message(wait))
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(int(wait))
+        return response
 
 
 @require_safe

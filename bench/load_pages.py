@@ -33,6 +33,7 @@ from _bench import django_on, machine, throwaway_database
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "decklab.settings")
 os.environ.setdefault("EMAIL_ALLOW_CONSOLE", "1")
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
+os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 

@@ -51,7 +51,8 @@ class Workers:
             **os.environ,
             # BENCH_WORKER_SETTINGS: try the workers on a variant of the settings
             "DJANGO_SETTINGS_MODULE": os.environ.get("BENCH_WORKER_SETTINGS", "decklab.settings"),
-            "SECRET_KEY": "bench-only-secret-key",
+            "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+            "ALLOWED_HOSTS": "localhost",
             "DEBUG": "false",
             "DATABASE_URL": database_url,
             "CELERY_BROKER_URL": REDIS_URL,

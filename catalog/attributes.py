@@ -15,6 +15,11 @@ from typing import Any, ClassVar
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+# the number in the params picks the form: "At most 1 value." (issue 18)
+AT_MOST_VALUES = ngettext_lazy("At most %(max)d value.", "At most %(max)d values.", "max")
+AT_LEAST_VALUES = ngettext_lazy("At least %(min)d value.", "At least %(min)d values.", "min")
 
 UNKNOWN_ATTRIBUTE = _("Unknown attribute for this card type.")
 NOT_AN_OBJECT = _("Attributes must be a JSON object.")
@@ -41,9 +46,7 @@ class StringListField(forms.Field):
         if any(not item for item in items) or not all(isinstance(i, str | int) for i in value):
             raise ValidationError(NOT_A_LIST, code="not_a_list")
         if len(items) > self.max_items:
-            raise ValidationError(
-                _("At most %(max)d values."), code="too_many", params={"max": self.max_items}
-            )
+            raise ValidationError(AT_MOST_VALUES, code="too_many", params={"max": self.max_items})
         if any(len(item) > self.max_length for item in items):
             raise ValidationError(
                 _("Each value is at most %(max)d characters."),
@@ -76,13 +79,9 @@ class ChoiceListField(forms.MultipleChoiceField):
         if len(value) != len(set(value)):
             raise ValidationError(_("A value is repeated."), code="repeated")
         if len(value) < self.min_items:
-            raise ValidationError(
-                _("At least %(min)d values."), code="too_few", params={"min": self.min_items}
-            )
+            raise ValidationError(AT_LEAST_VALUES, code="too_few", params={"min": self.min_items})
         if self.max_items is not None and len(value) > self.max_items:
-            raise ValidationError(
-                _("At most %(max)d values."), code="too_many", params={"max": self.max_items}
-            )
+            raise ValidationError(AT_MOST_VALUES, code="too_many", params={"max": self.max_items})
 
 
 class StrictBooleanField(forms.Field):

@@ -145,13 +145,17 @@ class CardFilterBase(django_filters.FilterSet):
             try:
                 # the FilterSet lists cards; callers that show printings compile again
                 self.compiled = compile_query(
-                    text, slug=self.game_slug, context=self.context, per_printing=False
+                    text, slug=self.query_slug(), context=self.context, per_printing=False
                 )
             except QueryError as exc:
                 self.form.add_error("q", str(exc))
                 self.query_error = exc
                 return False
         return valid
+
+    def query_slug(self) -> str | None:
+        """The game whose fields ``q`` may name (read once the form is valid)."""
+        return self.game_slug
 
     def filter_on_printing(self, queryset: QuerySet[Card], name: str, value: Any) -> QuerySet[Card]:
         return queryset  # collected by filter_queryset into one printing condition
@@ -169,7 +173,7 @@ class CardFilterBase(django_filters.FilterSet):
             printings = Printing.objects.filter(card=OuterRef("pk")).filter(*conditions)
             queryset = queryset.filter(Exists(printings))
         if self.compiled is not None and self.compiled.order is not None:
-            queryset = order_cards(queryset, self.compiled, slug=self.game_slug)
+            queryset = order_cards(queryset, self.compiled, slug=self.query_slug())
         return queryset
 
     def filter_name(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:

@@ -30,10 +30,14 @@ UNDO_CHANGED_SINCE = _(
 )
 COMMIT_NOT_PREVIEWED = _("This import was already committed or undone.")
 IMPORT_REFUSED = _("The file could not be imported, so nothing was saved: see each problem.")
+IMPORT_ABOVE_BOUND = _(
+    "You have %(have)d copies of this item: with the file's you would have more than %(max)d."
+)
 NOT_YOUR_DECK = _("Only the deck's owner can mark it as built.")
 PRODUCT_EMPTY = _("The catalog lists no contents for this product.")
 WISH_BOUNDS = _("Wish for 1 to %(max)d copies.")
 PRINTING_OF_OTHER_CARD = _("This printing is of another card.")
+ITEM_GONE = _("This item no longer exists: it was removed or moved meanwhile. Reload the page.")
 
 
 class CollectionError(Exception):
@@ -43,3 +47,7 @@ class CollectionError(Exception):
         super().__init__(str(message))
         self.field = field
         self.message = message
+
+
+class CollectionConflict(CollectionError):
+    """A refusal because a concurrent change got there first (409 in the API)."""

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from collection.interchange.dialects import DIALECTS
+from collection.interchange.dialects import DIALECTS, GENERIC
 from collection.interchange.read import MAX_BYTES
 from collection.models import MAX_BINDER, MAX_QUANTITY, MAX_WISH_QUANTITY
 from collection.vocab import Condition, finishes_for, language_label, languages_for
@@ -47,12 +47,25 @@ class WishQuantityForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=())
-    file = forms.FileField(label=_("CSV file"), required=False)
+    game = forms.ChoiceField(
+        label=_("Game"), choices=(), widget=forms.Select(attrs={"class": "form-select"})
+    )
+    format = forms.ChoiceField(
+        label=_("Format"),
+        required=False,
+        choices=(),
+        widget=forms.Select(attrs={"class": "form-select"}),
+        help_text=_("Recognised by the header row; choose it when the page asks which it is."),
+    )
+    file = forms.FileField(
+        label=_("CSV file"),
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"class": "form-control", "accept": ".csv,.txt"}),
+    )
     text = forms.CharField(
         label=_("…or paste the CSV"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
+        widget=forms.Textarea(attrs={"rows": 6, "class": "form-control font-monospace"}),
         max_length=MAX_BYTES,
         strip=False,
     )
@@ -60,7 +73,7 @@ class ImportForm(forms.Form):
     typed = forms.CharField(
         label=_("…or type a list, one card per line (3 Flame Fox (MT1) 001)"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
+        widget=forms.Textarea(attrs={"rows": 6, "class": "form-control"}),
         max_length=MAX_BYTES,
     )
 
@@ -69,6 +82,13 @@ class ImportForm(forms.Form):
         game = self.fields["game"]
         assert isinstance(game, forms.ChoiceField)
         game.choices = games
+        chosen = self.fields["format"]
+        assert isinstance(chosen, forms.ChoiceField)
+        chosen.choices = [
+            ("", _("Recognise it by its header")),
+            *((d.code, d.label) for d in DIALECTS),
+            (GENERIC.code, GENERIC.label),
+        ]
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")

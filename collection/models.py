@@ -28,12 +28,19 @@ MAX_PRICE_DIGITS = 10
 
 
 class CollectionSettings(models.Model):
-    """Per player: collections are private unless the player makes theirs public."""
+    """Per player: collections are private unless the player makes theirs public. Public
+    shows others the trade list; ``shows_all_cards`` adds every card and its quantity. Notes,
+    prices, binders, tags and acquisition dates are the owner's alone, public or not.
+
+    The row is also the player's collection lock (``collection.services``)."""
 
     owner = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_settings"
     )
     is_public = models.BooleanField(_("public collection"), default=False)
+    shows_all_cards = models.BooleanField(
+        _("public collection shows every card and quantity"), default=False
+    )
 
     class Meta:
         verbose_name = _("collection settings")
@@ -124,6 +131,8 @@ class ImportBatch(models.Model):
     )
     row_count = models.PositiveIntegerField(_("rows"), default=0)
     copy_count = models.PositiveIntegerField(_("copies"), default=0)
+    #: a file read with the player's column mapping: our field -> its column's index
+    mapping = models.JSONField(_("column mapping"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     committed_at = models.DateTimeField(null=True, blank=True)
     undone_at = models.DateTimeField(null=True, blank=True)
@@ -137,6 +146,32 @@ class ImportBatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name or self.dialect} ({self.status})"
+
+
+class ColumnMapping(models.Model):
+    """A header a player mapped to our fields by hand, remembered: the next file with the same
+    header (compared normalised, by its hash) is read the same way without asking."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_mappings"
+    )
+    header_hash = models.CharField(_("header hash"), max_length=64)
+    header = models.JSONField(_("header"), default=list)
+    #: our field -> the column's index in the header
+    mapping = models.JSONField(_("column mapping"), default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "header_hash"], name="collection_mapping_per_header"
+            )
+        ]
+        verbose_name = _("column mapping")
+        verbose_name_plural = _("column mappings")
+
+    def __str__(self) -> str:
+        return f"{self.owner}: {', '.join(self.header)[:60]}"
 
 
 class CollectionChange(models.Model):
@@ -267,3 +302,80 @@ class Reservation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} of {self.item_id} for {self.build_id}"
+
+
+class CollectionJob(models.Model):
+    """A big preview, commit, undo or export run by a worker (``collection/jobs.py``): its
+    progress for the page and the API, and its outcome (a summary, problems or the export)."""
+
+    class Kind(models.TextChoices):
+        PREVIEW = "preview", _("Import preview")
+        COMMIT = "commit", _("Import")
+        UNDO = "undo", _("Undo of an import")
+        EXPORT = "export", _("Export")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for a worker")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Done")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_jobs"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    progress = models.PositiveSmallIntegerField(
+        _("progress"), default=0, validators=[MaxValueValidator(100)]
+    )
+    #: the batch committed or undone, or the one a preview stored
+    batch = models.ForeignKey(
+        ImportBatch, on_delete=models.CASCADE, null=True, blank=True, related_name="jobs"
+    )
+    #: what the job was asked: game, format, file name, typed list…
+    params = models.JSONField(default=dict, blank=True)
+    #: a preview's text (the batch keeps it once it is clean); an export's CSV once done
+    content = models.TextField(blank=True)
+    #: the outcome for the page and the API (counts, the first rows of a preview, warnings)
+    result = models.JSONField(default=dict, blank=True)
+    #: every problem as {"line", "column", "message"} (a refused file) or {"message"}
+    problems = models.JSONField(default=list, blank=True)
+    #: the requester's language: the worker writes problems in it
+    language = models.CharField(max_length=10, default="en")
+    #: deliveries claimed; a job whose worker was lost this many times fails plainly
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    #: queued: a worker should claim it by then; running: its worker renews it while alive
+    lease_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="collection_job_progress_bounds"
+            )
+        ]
+        indexes = [
+            # the sweep: unfinished jobs whose lease lapsed
+            models.Index(
+                fields=["lease_until"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="collection_job_lease",
+            ),
+            # a player's jobs, newest first (the import page, the hourly import limit)
+            models.Index(fields=["owner", "-created_at"], name="collection_job_recent"),
+        ]
+        ordering = ["-created_at"]
+        verbose_name = _("collection job")
+        verbose_name_plural = _("collection jobs")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)

@@ -2,8 +2,8 @@
 
 Any printing of a card counts for an entry that pins none; a pinned printing counts only
 itself. Copies reserved by the player's other built decks are not available, and the report
-names the deck that holds them. Three queries: the entries, the player's copies of those
-cards, and the reservations of those copies.
+names the deck that holds them. Two queries: the entries, then the player's copies of those
+cards and the reservations other decks hold of them, together (a UNION ALL).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet, Sum
+from django.db.models import CharField, Exists, F, OuterRef, QuerySet, Sum, Value
 from django.utils.translation import get_language
 
 from catalog.models import Printing
@@ -43,6 +43,10 @@ class EntryReport:
     name_ja: str = ""
     #: the pinned printing as "SET #number", or ""
     pinned: str = ""
+    #: the pinned printing's set, number and variant, or ""
+    set_code: str = ""
+    collector_number: str = ""
+    variant: str = ""
 
     @property
     def name(self) -> str:
@@ -53,6 +57,17 @@ class EntryReport:
     @property
     def missing(self) -> int:
         return max(0, self.needed - self.owned)
+
+    @property
+    def printing_label(self) -> str:
+        """The pinned printing as ``str(Printing)`` spells it ("Name (SET) number [variant]"),
+        from the report's own row: reading the printing would cost a query per entry."""
+        if not self.printing_id:
+            return ""
+        parts = [self.name, f"({self.set_code})"]
+        parts += [self.collector_number] if self.collector_number else []
+        parts += [f"[{self.variant}]"] if self.variant else []
+        return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -122,10 +137,13 @@ def deck_allocation(*, deck: Deck, viewer: Any, per_item: bool = True) -> Alloca
             "card__name_ja",
             "printing__card_set__code",
             "printing__collector_number",
+            "printing__variant",
         )
     )
+    # whether a deck is built says what its owner's collection holds: only the owner learns it
+    owns_deck = viewer is not None and viewer.is_authenticated and viewer.pk == deck.owner_id
     if not rows:
-        built = DeckBuild.objects.filter(deck=deck).exists()
+        built = owns_deck and DeckBuild.objects.filter(deck=deck).exists()
         return Allocation(report=DeckReport(entries={}, is_built=built))
     card_ids = {r[1] for r in rows}
     items: dict[int, _Item] = {}
@@ -136,33 +154,51 @@ def deck_allocation(*, deck: Deck, viewer: Any, per_item: bool = True) -> Alloca
             owner=viewer,
             printing_id__in=Printing.objects.filter(card_id__in=card_ids).values("pk"),
         )
-        held_rows: QuerySet[Any, Any] = Reservation.objects.filter(
+        held_rows = Reservation.objects.filter(
             item__owner=viewer, item__printing__card_id__in=card_ids
         ).exclude(build__deck=deck)  # this deck's own copies count for it
+        # one statement for both: the copies (kind 0) and the copies other built decks hold
+        # (kind 1), as a UNION ALL of the same seven columns
+        blank = Value("", output_field=CharField())
+        columns = ("kind", "pool", "of_printing", "of_card", "total", "holder_name", "holder_id")
+        found: QuerySet[Any, Any]
+        held_copies: QuerySet[Any, Any]
         if per_item:
-            found = copies.order_by("id").values_list(
-                "id", "printing_id", "printing__card_id", "quantity"
+            found = copies.order_by().annotate(
+                kind=Value(0), pool=F("id"), of_card=F("printing__card_id"), total=F("quantity")
+            )
+            held_copies = held_rows.order_by().annotate(
+                kind=Value(1), pool=F("item_id"), total=F("quantity")
             )
         else:
             found = (
-                copies.order_by("printing_id")
+                copies.order_by()
                 .values("printing_id")
-                .annotate(total=Sum("quantity"))
-                .values_list("printing_id", "printing_id", "printing__card_id", "total")
+                .annotate(kind=Value(0), pool=F("printing_id"), total=Sum("quantity"))
+                .annotate(of_card=F("printing__card_id"))
             )
-            held_rows = held_rows.values("item__printing_id", "build__deck_id").annotate(
-                total=Sum("quantity")
+            held_copies = (
+                held_rows.order_by()
+                .values("item__printing_id", "build__deck_id")
+                .annotate(kind=Value(1), pool=F("item__printing_id"), total=Sum("quantity"))
             )
-        for pk, printing_id, card_id, quantity in found:
+        found = found.annotate(holder_name=blank, holder_id=blank, of_printing=F("printing_id"))
+        held_copies = held_copies.annotate(
+            of_printing=F("item__printing_id"),
+            of_card=F("item__printing__card_id"),
+            holder_name=F("build__deck__name"),
+            holder_id=F("build__deck__public_id"),
+        )
+        both = list(found.values_list(*columns).union(held_copies.values_list(*columns), all=True))
+        # items in id order (per item: the order copies are taken in), then what is held
+        for _kind, pk, printing_id, card_id, quantity, _name, _holder in sorted(
+            (r for r in both if r[0] == 0), key=lambda r: r[1]
+        ):
             item = _Item(pk, printing_id, card_id, quantity, [])
             items[pk] = item
             by_card[card_id].append(item)
-        held_key = "item_id" if per_item else "item__printing_id"
-        for pool, quantity, name, public_id in held_rows.values_list(
-            held_key,
-            "quantity" if per_item else "total",
-            "build__deck__name",
-            "build__deck__public_id",
+        for _kind, pool, _printing, _card, quantity, name, public_id in (
+            r for r in both if r[0] == 1
         ):
             if pool not in items:
                 continue
@@ -203,11 +239,15 @@ def deck_allocation(*, deck: Deck, viewer: Any, per_item: bool = True) -> Alloca
             name_en=row[7],
             name_ja=row[8],
             pinned=f"{row[9]} #{row[10]}" if printing_id else "",
+            set_code=row[9] or "",
+            collector_number=row[10] or "",
+            variant=row[11] or "",
         )
     ordered = {r[0]: reports[r[0]] for r in rows}
-    return Allocation(report=DeckReport(entries=ordered, is_built=rows[0][5]), taken=dict(taken))
+    report = DeckReport(entries=ordered, is_built=owns_deck and rows[0][5])
+    return Allocation(report=report, taken=dict(taken))
 
 
 def deck_collection_report(*, deck: Deck, viewer: Any) -> DeckReport:
-    """The viewer's collection against the deck (in three queries)."""
+    """The viewer's collection against the deck (in two queries)."""
     return deck_allocation(deck=deck, viewer=viewer, per_item=False).report

@@ -32,9 +32,11 @@ def search_context_for(*, user: Any, deck: Deck | None = None) -> SearchContext:
             .annotate(reserved=Coalesce(Sum("reservations__quantity"), 0))
             .filter(quantity__gt=F("reserved"))
         )
+        # one uncorrelated subquery, hashed once: an EXISTS with the reservations' sum would
+        # be run again for every card of the game (0.4 s at 100,000 cards)
         if per_printing:
-            return Q(Exists(items.filter(printing=OuterRef("pk"))))
-        return Q(Exists(items.filter(printing__card=OuterRef("pk"))))
+            return Q(pk__in=items.values("printing_id"))
+        return Q(pk__in=items.values("printing__card_id"))
 
     def in_deck(per_printing: bool) -> Q:
         entries = DeckEntry.objects.filter(deck=deck)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from catalog.models import CardSet, Game, Printing, Product
 from catalog.query.errors import QueryError
-from collection import errors
+from collection import errors, limits
 from collection.forms import (
     EXPORT_CHOICES,
     AddForm,
@@ -28,18 +28,36 @@ from collection.forms import (
 )
 from collection.imports import (
     CollectionImportError,
+    Preview,
     collection_export,
     collection_import_commit_batch,
     collection_import_preview,
+    collection_import_remember_mapping,
     dialect_or_none,
+)
+from collection.interchange.dialects import (
+    DIALECTS,
+    GENERIC_NAMES,
+    MAPPABLE_LABELS,
+    generic_columns,
 )
 from collection.interchange.read import decode
 from collection.interchange.write import export_wishlist
-from collection.models import CollectionItem, ImportBatch, WishlistItem
+from collection.jobs import collection_job_submit, collection_jobs_of
+from collection.marks import collection_mark
+from collection.models import (
+    CollectionItem,
+    CollectionJob,
+    CollectionSettings,
+    ImportBatch,
+    WishlistItem,
+)
 from collection.selectors import (
     collection_items,
     collection_owner_for,
-    collection_totals,
+    collection_page_totals,
+    collection_public_items,
+    collection_shows_all_cards,
     set_completion,
     set_missing_cards,
     trade_list,
@@ -60,11 +78,27 @@ from collection.services import (
     wishlist_add_missing,
     wishlist_set_quantity,
 )
-from collection.vocab import Condition, finishes_for, language_label, languages_for
+from collection.vocab import (
+    Condition,
+    finish_label,
+    finishes_for,
+    language_label,
+    languages_for,
+)
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 
 ITEMS_PER_PAGE = 50
-FILTERS = ("set", "type", "condition", "finish", "language", "binder", "tag", "q", "sort")
+FILTERS = ("set", "card", "type", "condition", "finish", "language", "binder", "tag", "q", "sort")
+
+
+VISIBILITIES = ("private", "trades", "cards")
+
+
+def _visibility(user: Any) -> str:
+    found = CollectionSettings.objects.filter(owner_id=user.pk).first()
+    if found is None or not found.is_public:
+        return "private"
+    return "cards" if found.shows_all_cards else "trades"
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -101,16 +135,25 @@ def _game_or_404(slug: str) -> Game:
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.all())
-    totals = collection_totals(items=CollectionItem.objects.filter(owner_id=request.user.pk))
+    totals = collection_page_totals(
+        owner=request.user,
+        items=CollectionItem.objects.filter(owner_id=request.user.pk),
+        filters={"game": "*"},  # every game's items
+        mark=collection_mark(owner=request.user),
+    )
     imports = ImportBatch.objects.filter(owner_id=request.user.pk).exclude(
         status=ImportBatch.Status.PREVIEWED
     )[:10]
-    public = (
-        request.user.collection_settings.is_public
-        if hasattr(request.user, "collection_settings")
-        else False
-    )
-    context = {"games": games, "totals": totals, "imports": imports, "is_public": public}
+    # big imports and exports under way on a worker, each linking to its progress
+    under_way = (CollectionJob.Status.QUEUED, CollectionJob.Status.RUNNING)
+    jobs = collection_jobs_of(owner_id=request.user.pk).filter(status__in=under_way)[:10]
+    context = {
+        "games": games,
+        "totals": totals,
+        "imports": imports,
+        "visibility": _visibility(request.user),
+        "jobs": jobs,
+    }
     return render(request, "collection/index.html", context)
 
 
@@ -128,14 +171,21 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
         items = collection_items(
             owner=request.user, filters={**filters, "q": "", "game": found.slug}
         )
-    totals = collection_totals(items=items)
+    # the aggregates are counted once per change of the collection (collection/marks.py)
+    mark = collection_mark(owner=request.user)
+    totals = collection_page_totals(
+        owner=request.user,
+        items=items,
+        filters={**filters, "game": found.slug, "q": "" if query_error else filters["q"]},
+        mark=mark,
+    )
     paginator = Paginator(items, ITEMS_PER_PAGE)
     paginator.count = totals.items  # already counted by the totals: no second COUNT query
-    completion = set_completion(owner=request.user, game=found)
-    # a player's binders across games: the (owner, binder) index answers without a join
+    completion = set_completion(owner=request.user, game=found, mark=mark)
+    # a player's binders across games: the (owner, binder) index answers without a join, and
+    # "> ''" (not "exclude ''") starts its range after the items in no binder
     binders = (
-        CollectionItem.objects.filter(owner_id=request.user.pk)
-        .exclude(binder="")
+        CollectionItem.objects.filter(owner_id=request.user.pk, binder__gt="")
         .order_by("binder")
         .values_list("binder", flat=True)
         .distinct()
@@ -163,9 +213,8 @@ def set_missing(request: HttpRequest, game: str, code: str) -> HttpResponse:
     if card_set is None:
         raise Http404
     cards = set_missing_cards(owner=request.user, card_set=card_set)
-    return render(
-        request, "collection/set_missing.html", {"card_set": card_set, "cards": list(cards)}
-    )
+    page = Paginator(cards, ITEMS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "collection/set_missing.html", {"card_set": card_set, "page": page})
 
 
 # --- adding ------------------------------------------------------------------------------------
@@ -177,6 +226,7 @@ def _add(request: HttpRequest, game_slug: str, specs: list[ItemSpec]) -> HttpRes
         if problems:
             return _refused(request, *problems[0])
     try:
+        limits.collection_room_check(owner=request.user, specs=specs)
         collection_add(owner=request.user, specs=specs)
     except errors.CollectionError as exc:
         return _refused(request, exc.field, str(exc.message))
@@ -350,27 +400,118 @@ def import_page(request: HttpRequest) -> HttpResponse:
         form.add_error("file", str(exc))
         return render(request, "collection/import.html", {"form": form}, status=400)
     game = _game_or_404(form.cleaned_data["game"])
+    mapping = _posted_mapping(request)
+    dialect_code = "list" if typed else form.cleaned_data.get("format", "")
+    # the limits of an import (collection/limits.py): how many an hour, how many rows
+    too_long = limits.import_rows_problem(content)
+    if too_long:
+        form.add_error(None, too_long)
+        return render(request, "collection/import.html", {"form": form}, status=400)
+    throttled = limits.import_started(user=request.user)
+    if throttled:
+        form.add_error(None, throttled)
+        return render(request, "collection/import.html", {"form": form}, status=429)
+    if limits.text_rows(content) - 1 > limits.job_threshold():
+        # a big file is read by a worker: its page shows the progress, then the preview (a
+        # mapping given with it is remembered first, so the worker reads the file with it)
+        if mapping:
+            collection_import_remember_mapping(owner=request.user, content=content, mapping=mapping)
+        job = collection_job_submit(
+            owner=request.user,
+            kind=CollectionJob.Kind.PREVIEW,
+            content=content,
+            params={
+                "game": game.slug,
+                "format": dialect_code,
+                "file_name": upload.name[:255] if upload else "",
+            },
+        )
+        return redirect("collection:job", job.pk)
     preview = collection_import_preview(
         owner=request.user,
         content=content,
         game=game,
-        dialect_code="list" if typed else "",
+        dialect_code=dialect_code,
         file_name=upload.name if upload else "",
+        mapping=mapping,
     )
     status = 200 if preview.batch else 400
-    printings = {
-        p.pk: p
-        for p in Printing.objects.filter(
-            pk__in=[o.spec.printing_id for o in preview.plan[:200]]
-        ).select_related("card", "card_set")
+    context = {
+        "form": form,
+        "preview": preview,
+        "rows": _preview_rows(preview, game.slug),
+        "content": content,
+        "mapping_choices": [("", _("(not read)"))]
+        + [(name, str(label)) for name, label in MAPPABLE_LABELS.items()],
+        "columns": _mapping_columns(preview, mapping),
     }
-    rows = [(printings[o.spec.printing_id], o) for o in preview.plan[:200]]
-    context = {"form": form, "preview": preview, "rows": rows}
     return render(request, "collection/import.html", context, status=status)
 
 
+def _posted_mapping(request: HttpRequest) -> dict[str, int]:
+    """The mapping step's answer: ``map-<column index>`` = our field (empty: not read)."""
+    mapping: dict[str, int] = {}
+    for name in request.POST:
+        index, value = name.removeprefix("map-"), request.POST.get(name, "")
+        if name.startswith("map-") and index.isascii() and index.isdigit() and value:
+            mapping[value[:40]] = int(index[:6])
+    return mapping
+
+
+def _mapping_columns(preview: Preview, mapping: dict[str, int]) -> list[tuple[int, str, str]]:
+    """Each column of a header to map: its index, its header and the field chosen for it."""
+    result = preview.result
+    if not result.needs_mapping:
+        return []
+    chosen = {index: name for name, index in (mapping or result.mapping).items()}
+    if not chosen:
+        chosen = {index: name for name, index in generic_columns(result.header).items()}
+    return [(i, cell, chosen.get(i, "")) for i, cell in enumerate(result.header[:60])]
+
+
+def _preview_rows(preview: Preview, game_slug: str) -> list[dict[str, Any]]:
+    """The preview's first items with labels, not codes, in the page's language."""
+    shown = preview.plan[:200]
+    printings = {
+        p.pk: p
+        for p in Printing.objects.filter(pk__in=[o.spec.printing_id for o in shown]).select_related(
+            "card", "card_set"
+        )
+    }
+    return [
+        {
+            "printing": printings[o.spec.printing_id],
+            "outcome": o,
+            "condition": Condition(o.spec.condition).label,
+            "finish": finish_label(game_slug, o.spec.finish),
+            "language": language_label(o.spec.language),
+        }
+        for o in shown
+    ]
+
+
+@require_safe
+def formats_page(request: HttpRequest) -> HttpResponse:
+    """Every collection file format read: its header, what it carries, the column names a
+    typed spreadsheet may use, and the mapping step (linked from the import page and from
+    the refusal of a header that is not known)."""
+    formats = [
+        {
+            "dialect": d,
+            "header": ",".join(d.header),
+            "carries": [str(MAPPABLE_LABELS[f]) for f in MAPPABLE_LABELS if d.carries(f)],
+            "conditions": sorted(set(d.conditions_out.values())),
+        }
+        for d in DIALECTS
+    ]
+    names = [(MAPPABLE_LABELS[f], ", ".join(GENERIC_NAMES[f])) for f in GENERIC_NAMES]
+    return render(request, "collection/formats.html", {"formats": formats, "names": names})
+
+
 def _my_batch(request: HttpRequest, batch_id: int) -> ImportBatch:
-    batch = ImportBatch.objects.filter(pk=batch_id, owner_id=request.user.pk).first()
+    # its text (up to 16 MB) is read only where it is needed: a big one by the worker
+    mine = ImportBatch.objects.defer("content").filter(owner_id=request.user.pk)
+    batch = mine.filter(pk=batch_id).first()
     if batch is None:
         raise Http404
     return batch
@@ -380,6 +521,9 @@ def _my_batch(request: HttpRequest, batch_id: int) -> ImportBatch:
 @require_POST
 def import_commit(request: HttpRequest, batch_id: int) -> HttpResponse:
     batch = _my_batch(request, batch_id)
+    if batch.row_count > limits.job_threshold():
+        job = collection_job_submit(owner=request.user, kind=CollectionJob.Kind.COMMIT, batch=batch)
+        return redirect("collection:job", job.pk)
     try:
         collection_import_commit_batch(batch=batch)
     except CollectionImportError as exc:
@@ -398,8 +542,12 @@ def import_commit(request: HttpRequest, batch_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def import_undo(request: HttpRequest, batch_id: int) -> HttpResponse:
+    batch = _my_batch(request, batch_id)
+    if batch.row_count > limits.job_threshold():
+        job = collection_job_submit(owner=request.user, kind=CollectionJob.Kind.UNDO, batch=batch)
+        return redirect("collection:job", job.pk)
     try:
-        collection_import_undo(batch=_my_batch(request, batch_id))
+        collection_import_undo(batch=batch)
     except errors.CollectionError as exc:
         messages.error(request, str(exc.message))
     else:
@@ -416,6 +564,14 @@ def export(request: HttpRequest) -> HttpResponse:
         return _refused(request, "format", _("Choose one of the formats."))
     slug = request.GET.get("game", "")
     game = _game_or_404(slug) if slug else None
+    items = CollectionItem.objects.filter(owner_id=request.user.pk)
+    if game is not None:
+        items = items.filter(printing__card__game=game)
+    count = items.count()
+    if count > limits.job_threshold():
+        # a big export is written by a worker (a POST starts it): nothing is read here
+        context = {"dialect": dialect, "formats": EXPORT_CHOICES, "game": game, "count": count}
+        return render(request, "collection/export.html", context)
     exported = collection_export(owner=request.user, dialect=dialect, game=game)
     if request.GET.get("download") != "1":
         context = {
@@ -434,7 +590,14 @@ def export(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def settings(request: HttpRequest) -> HttpResponse:
-    collection_settings_update(owner=request.user, is_public=request.POST.get("is_public") == "1")
+    """Who sees the collection: ``private``, ``trades`` (public: the trade list) or ``cards``
+    (public: every card and quantity too)."""
+    choice = request.POST.get("visibility", "")
+    if choice not in VISIBILITIES:
+        return _refused(request, "visibility", _("Choose who sees your collection."))
+    collection_settings_update(
+        owner=request.user, is_public=choice != "private", shows_all_cards=choice == "cards"
+    )
     return redirect("collection:index")
 
 
@@ -444,12 +607,13 @@ def settings(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def wishlist_page(request: HttpRequest) -> HttpResponse:
-    wishes = list(wishlist(owner=request.user))
+    wishes = wishlist(owner=request.user)
     if request.GET.get("download") == "1":
         response = HttpResponse(export_wishlist(wishes), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="wishlist.csv"'
         return response
-    return render(request, "collection/wishlist.html", {"wishes": wishes})
+    page = Paginator(wishes, ITEMS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "collection/wishlist.html", {"wishes": page.object_list, "page": page})
 
 
 @login_required
@@ -500,6 +664,26 @@ def player_trades(request: HttpRequest, username: str) -> HttpResponse:
     """What a player offers for trade: shown to others only when the player made the
     collection public (404 otherwise, whether or not the player exists)."""
     owner, read_only = collection_owner_for(viewer=request.user, username=username)
-    items = list(trade_list(owner=owner))
-    context = {"player": owner, "items": items, "is_self": not read_only}
+    # a page at a time: a player may offer any number of items
+    page = Paginator(trade_list(owner=owner), ITEMS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "player": owner,
+        "items": page.object_list,
+        "page": page,
+        "is_self": not read_only,
+        "shows_all_cards": collection_shows_all_cards(owner=owner),
+    }
     return render(request, "collection/trades.html", context)
+
+
+@require_safe
+def player_cards(request: HttpRequest, username: str) -> HttpResponse:
+    """Every card of a public collection and how many, when the player chose to show them
+    (404 otherwise); only the public fields, a page at a time."""
+    owner, read_only = collection_owner_for(viewer=request.user, username=username)
+    if read_only and not collection_shows_all_cards(owner=owner):
+        raise Http404
+    items = collection_public_items(owner=owner, filters={"sort": "name"}, all_cards=True)
+    page = Paginator(items, ITEMS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"player": owner, "items": page.object_list, "page": page, "is_self": not read_only}
+    return render(request, "collection/player_cards.html", context)

@@ -64,3 +64,46 @@ def email_settings(url: str) -> dict[str, object]:
             EMAIL_USE_TLS=parts.scheme == "smtp",
         )
     return found
+
+
+#: keys seen in tutorials and sample configurations: public, so no secret at all
+COMMON_SECRET_KEYS = frozenset(
+    {"changeme", "change-me", "change_me", "secret", "secretkey", "secret-key", "password"}
+)
+#: shorter or plainer than this and a key can be guessed or was typed by hand
+MIN_SECRET_KEY_LENGTH = 32
+MIN_SECRET_KEY_DISTINCT = 8
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` is unfit for a production SECRET_KEY, or None."""
+    plain = key.strip().lower()
+    if plain in COMMON_SECRET_KEYS or plain.startswith(("django-insecure", "insecure")):
+        return "it is a well-known placeholder"
+    if len(key) < MIN_SECRET_KEY_LENGTH:
+        return f"it has {len(key)} characters, fewer than {MIN_SECRET_KEY_LENGTH}"
+    if len(set(key)) < MIN_SECRET_KEY_DISTINCT:
+        return f"it uses only {len(set(key))} different characters"
+    return None
+
+
+def production_problems(*, secret_key: str, allowed_hosts: list[str] | None) -> list[str]:
+    """What keeps these settings from serving with DEBUG off (``allowed_hosts`` None: unset)."""
+    problems = []
+    weakness = secret_key_problem(secret_key)
+    if weakness is not None:
+        problems.append(
+            f"SECRET_KEY is too weak ({weakness}): set a long random one, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    if allowed_hosts is None or not allowed_hosts:
+        problems.append(
+            "ALLOWED_HOSTS is required when DEBUG is off: the comma-separated host names the "
+            "site answers to (decklab.example.org); without them every request is refused."
+        )
+    elif "*" in allowed_hosts:
+        problems.append(
+            "ALLOWED_HOSTS=* is refused when DEBUG is off: name the hosts the site answers to, "
+            "so forged Host headers (password-reset links to another site) are refused."
+        )
+    return problems

@@ -1,9 +1,10 @@
 """Health endpoints for a load balancer and an orchestrator.
 
 ``/health/live``: the process answers (no dependency is checked, so a database outage does not
-get every web process restarted). ``/health/ready``: the database answers a query and the
-broker accepts a connection; 503 with what failed otherwise, so traffic goes elsewhere.
-Neither says more than "ok" or the failing part's name: addresses stay in the log.
+get every web process restarted). ``/health/ready``: the database answers a query, the
+broker accepts a connection and the cache (Redis) answers; 503 with what failed otherwise, so
+traffic goes elsewhere. Neither says more than "ok" or the failing part's name: addresses stay
+in the log.
 """
 
 from __future__ import annotations
@@ -44,6 +45,23 @@ def _broker_ok() -> bool:
         return False
 
 
+def _cache_ok() -> bool:
+    """The shared cache answers; a per-process cache (no REDIS_URL) always does.
+
+    Pages keep working without it (decklab/cache.py), but slower and unthrottled: the probe
+    says so rather than hide it."""
+    from django.core.cache import cache
+
+    ping = getattr(cache, "ping", None)
+    if ping is None:
+        return True
+    try:
+        return bool(ping())
+    except Exception:
+        log.warning("readiness: the cache does not answer", exc_info=True)
+        return False
+
+
 @never_cache
 @require_GET
 def live(request: HttpRequest) -> JsonResponse:
@@ -53,7 +71,7 @@ def live(request: HttpRequest) -> JsonResponse:
 @never_cache
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database_ok(), "broker": _broker_ok()}
+    checks = {"database": _database_ok(), "broker": _broker_ok(), "cache": _cache_ok()}
     ok = all(checks.values())
     body = {
         "status": "ok" if ok else "unavailable",

@@ -34,6 +34,10 @@ def nul_message() -> str:
     return _("The text contains a NUL character (\\u0000), which cannot be stored.")
 
 
+def not_utf8_message() -> str:
+    return _("The request body is not valid UTF-8 text.")
+
+
 def check_text(text: str) -> str:
     """``text`` itself, or ``UnsafeInput`` when it holds a NUL character."""
     if NUL in text:

@@ -7,6 +7,7 @@ so a fresh clone runs with no server. DATABASE_URL / CELERY_BROKER_URL switch to
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from decklab.env import email_settings, env_bool, env_list, env_str
+from decklab.env import email_settings, env_bool, env_list, env_str, production_problems
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("DECKLAB_VAR_DIR", str(BASE_DIR / "var")))
@@ -30,6 +31,14 @@ if not _secret:
     _secret = "insecure-development-key-only-used-with-DEBUG-on"
 SECRET_KEY = _secret
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+if not DEBUG:
+    # weak settings used to start silently (scripts/run generates a key and names the hosts)
+    _problems = production_problems(
+        secret_key=SECRET_KEY,
+        allowed_hosts=ALLOWED_HOSTS if "ALLOWED_HOSTS" in os.environ else None,
+    )
+    if _problems:
+        raise ImproperlyConfigured(" ".join(_problems))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -71,6 +80,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # JSON 404/413 and unknown query parameters refused under /api/v1/
     "decklab.api.middleware.ApiErrorsMiddleware",
+    # a NUL in any query parameter or form field is a 400 (PostgreSQL refuses it)
+    "decklab.safe_input_middleware.RefuseUnsafeInputMiddleware",
     # refuses logins from a locked-out account or address (AXES_* below)
     "axes.middleware.AxesMiddleware",
 ]
@@ -114,6 +125,9 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
         "min_size": 1,
         "max_size": int(env_str("DATABASE_POOL_MAX", "10")),
     }
+    # JIT off: the app's statements take milliseconds, and compiling one cost 0.9 s of the
+    # collection page's 1.5 s at 100,000 items (docs/architecture.md, "PostgreSQL's JIT")
+    _db["OPTIONS"]["options"] = "-c jit=off"
 elif _db["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the web process read while the embedded worker writes.
     _db.setdefault("OPTIONS", {})["init_command"] = (
@@ -166,6 +180,17 @@ MEDIA_ROOT = VAR_DIR / "media"
 # Catalog files uploaded by staff wait here for the worker; bounded in size.
 CATALOG_UPLOAD_MAX_BYTES = 20 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Collections (collection/limits.py, docs/collection-format.md): previews, commits, undos and
+# exports above COLLECTION_JOB_THRESHOLD rows or items run as Celery jobs with progress; a
+# player holds at most COLLECTION_MAX_ITEMS items; an import file is at most
+# COLLECTION_IMPORT_MAX_ROWS rows and COLLECTION_IMPORT_MAX_MB megabytes (the import endpoints
+# alone accept bodies that large); a player previews at most COLLECTION_IMPORTS_PER_HOUR
+# imports an hour, on the page and in the API together.
+COLLECTION_JOB_THRESHOLD = int(env_str("COLLECTION_JOB_THRESHOLD", "2000"))
+COLLECTION_MAX_ITEMS = int(env_str("COLLECTION_MAX_ITEMS", "200000"))
+COLLECTION_IMPORT_MAX_ROWS = int(env_str("COLLECTION_IMPORT_MAX_ROWS", "200000"))
+COLLECTION_IMPORT_MAX_MB = int(env_str("COLLECTION_IMPORT_MAX_MB", "16"))
+COLLECTION_IMPORTS_PER_HOUR = int(env_str("COLLECTION_IMPORTS_PER_HOUR", "30"))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # --- Security -------------------------------------------------------------------------------
@@ -223,10 +248,19 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(env_str("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A successful login clears that account's failures only (accounts/login_limits.py): clearing
+# the address's too let one account of one's own reset the per-address count at will.
 AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = "accounts.login_limits.AccountResetHandler"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# behind the HTTPS proxy the client's address is in X-Forwarded-For (AXES_IPWARE_* settings)
-AXES_IPWARE_PROXY_COUNT = int(env_str("PROXY_COUNT", "0")) or None
+# How many trusted proxies sit in front: the client's address is read through them
+# (decklab/client_address.py), by axes, the API's throttle and the sign-up throttle alike.
+PROXY_COUNT = int(env_str("PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "decklab.client_address.client_address"
+# Sign-ups and password-reset mails, each counted per client address and per e-mail address
+# typed (accounts/mail_limits.py): a refused request is a 429 with the form.
+ACCOUNT_MAIL_RATE_PER_ADDRESS = env_str("ACCOUNT_MAIL_RATE_PER_ADDRESS", "10/hour")
+ACCOUNT_MAIL_RATE_PER_EMAIL = env_str("ACCOUNT_MAIL_RATE_PER_EMAIL", "3/hour")
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile-self"
@@ -254,8 +288,8 @@ REST_FRAMEWORK = {
     # DRF's JSON parser with a depth limit and no NUL characters (decklab/safe_input.py)
     "DEFAULT_PARSER_CLASSES": [
         "decklab.api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "decklab.api.parsers.SafeFormParser",
+        "decklab.api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -288,6 +322,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         # one error shape for every error answer (decklab/api/schema.py)
         "decklab.api.schema.document_errors",
+        # alternative shapes that may overlap are anyOf (decklab/api/schema.py)
+        "decklab.api.schema.overlapping_alternatives",
     ],
 }
 
@@ -295,7 +331,16 @@ SPECTACULAR_SETTINGS = {
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            # pages are served uncached while Redis is down (decklab/cache.py)
+            "BACKEND": "decklab.cache.FallThroughRedisCache",
+            "LOCATION": REDIS_URL,
+            # an unreachable Redis must cost a page little: fail fast, then skip it a while
+            "OPTIONS": {
+                "socket_connect_timeout": float(env_str("REDIS_CONNECT_TIMEOUT", "0.5")),
+                "socket_timeout": float(env_str("REDIS_TIMEOUT", "2")),
+            },
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -305,11 +350,15 @@ BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("queue", "processed", "control"):
+    for sub in ("queue", "processed", "control", "staging"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    # decklab/broker.py: messages are written in "staging" and renamed into "queue" whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
+        "staging_folder": str(BROKER_DIR / "staging"),
+        "claim_folder": str(BROKER_DIR / "staging"),
+        "rejected_folder": str(BROKER_DIR / "rejected"),
         "processed_folder": str(BROKER_DIR / "processed"),
         # broadcast (worker control) messages; kombu's default is ./control in the cwd
         "control_folder": str(BROKER_DIR / "control"),
@@ -364,6 +413,16 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Big collection jobs whose worker or message was lost are queued again or failed plainly
+# (collection/jobs.py); their pages and the API also sweep the job they read.
+COLLECTION_JOB_SWEEP_SECONDS = float(env_str("COLLECTION_JOB_SWEEP_SECONDS", "30"))
+# a running job's worker renews its lease every third of this; lapsed, the job is queued again
+COLLECTION_JOB_LEASE_SECONDS = int(env_str("COLLECTION_JOB_LEASE_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["collection-jobs-sweep"] = {
+    "task": "collection.jobs_sweep",
+    "schedule": COLLECTION_JOB_SWEEP_SECONDS,
+    "options": {"expires": COLLECTION_JOB_SWEEP_SECONDS},
+}
 # Chunks a player may have queued or running at once, and of those waiting in the broker
 # (simulator/supervisor.py)
 SIMULATION_CHUNKS_IN_FLIGHT = int(env_str("SIMULATION_CHUNKS_IN_FLIGHT", "8"))

@@ -6,6 +6,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from decklab import health
+from decklab.api_root import ApiRootApi
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
@@ -22,6 +23,7 @@ urlpatterns = [
     path("collection/", include("collection.urls")),
     path("decks/<str:public_id>/", include("simulator.testhands.urls")),
     path("sim/", include("simulator.urls")),
+    path("api/v1/", ApiRootApi.as_view(), name="api-root"),
     path("api/v1/", include("collection.api.urls")),
     path("api/v1/", include("decks.api.urls")),
     path("api/v1/", include("simulator.testhands.api")),

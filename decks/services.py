@@ -28,6 +28,7 @@ from decks.models import MAX_ENTRIES, MAX_QUANTITY, Deck, DeckEntry, DeckRevisio
 from decks.selectors import deck_entries, deck_facts, deck_snapshot
 from decks.snapshots import diff_snapshots
 from decks.specs import EntrySpec
+from games import registry
 from games.official import start_deck
 
 META_FIELDS = ("name", "description", "visibility", "variant", "extras")
@@ -71,6 +72,47 @@ def _merge(specs: Iterable[EntrySpec]) -> list[EntrySpec]:
             spec = EntrySpec(old.card, old.zone, old.quantity + spec.quantity, old.printing)
         merged[key] = spec
     return list(merged.values())
+
+
+def _default_printing(deck: Deck, card: Card) -> Printing | None:
+    """The printing the game pins a card to when it comes without one (Unmatched: the one in
+    the deck's hero's own deck, with its fighter and boost); None when the game has no such
+    rule or no printing fits. Decided here, so the editor, the API and imports pin alike."""
+    pick = registry.get(deck.game.slug).declared("deck", "default_printing")
+    return pick(deck, card) if pick is not None else None
+
+
+def _printing_or_default(
+    deck: Deck, card: Card, zone: str, printing: Printing | None
+) -> Printing | None:
+    """An add or set without a printing goes to the zone's unpinned entry of the card if there
+    is one (its + and − buttons), else to the game's default printing."""
+    if printing is not None:
+        return printing
+    if DeckEntry.objects.filter(deck=deck, zone=zone, card=card, printing=None).exists():
+        return None
+    return _default_printing(deck, card)
+
+
+def _pin_defaults(deck: Deck) -> None:
+    """Entries just written without a printing take the game's default one, as each would
+    have if added alone; one landing on an identical entry merges with it."""
+    if registry.get(deck.game.slug).declared("deck", "default_printing") is None:
+        return
+    for entry in DeckEntry.objects.filter(deck=deck, printing=None).select_related("card"):
+        printing = _default_printing(deck, entry.card)
+        if printing is None:
+            continue
+        twin = DeckEntry.objects.filter(
+            deck=deck, zone=entry.zone, card=entry.card, printing=printing
+        ).first()
+        if twin:
+            twin.quantity = min(MAX_QUANTITY, twin.quantity + entry.quantity)
+            twin.save(update_fields=["quantity"])
+            entry.delete()
+        else:
+            entry.printing = printing
+            entry.save(update_fields=["printing"])
 
 
 def _claim_version(deck: Deck, expected_version: int) -> None:
@@ -208,7 +250,10 @@ def deck_create(
     entries: Iterable[EntrySpec] = (),
     cloned_from: Deck | None = None,
     source_product: Product | None = None,
+    default_printings: bool = True,
 ) -> Deck:
+    """A new deck. Entries without a printing take the game's default one unless
+    ``default_printings`` is False (a clone keeps the original's entries as they are)."""
     meta = {"variant": variant}
     _check_meta(game, meta)
     extras = _clean_extras(game, extras)
@@ -224,6 +269,8 @@ def deck_create(
         source_product=source_product,
     )
     _write_entries(deck, _merge(entries))
+    if default_printings:
+        _pin_defaults(deck)
     _record(deck, user=owner)
     return deck
 
@@ -255,7 +302,9 @@ def deck_entry_set(
     quantity: int,
     printing: Printing | None = None,
 ) -> Deck:
-    """Set how many of a card (and printing) a zone holds; 0 removes the entry."""
+    """Set how many of a card (and printing) a zone holds; 0 removes the entry. Without a
+    printing: the zone's unpinned entry of the card, else the game's default printing."""
+    printing = _printing_or_default(deck, card, zone, printing)
     return _entry_set(deck, user, expected_version, card, zone, quantity, printing)
 
 
@@ -299,7 +348,9 @@ def deck_entry_add(
     delta: int = 1,
     printing: Printing | None = None,
 ) -> Deck:
-    """Add (or with a negative delta, take away) copies; reaching 0 removes the entry."""
+    """Add (or with a negative delta, take away) copies; reaching 0 removes the entry. Without
+    a printing: the zone's unpinned entry of the card, else the game's default printing."""
+    printing = _printing_or_default(deck, card, zone, printing)
     current = (
         DeckEntry.objects.filter(deck=deck, zone=zone, card=card, printing=printing)
         .values_list("quantity", flat=True)
@@ -361,9 +412,12 @@ def deck_replace(
     user: Any,
     expected_version: int,
     entries: Iterable[EntrySpec],
+    default_printings: bool = True,
     **fields: Any,
 ) -> Deck:
-    """Replace the whole list (imports, API PUT) and optionally the deck's fields, at once."""
+    """Replace the whole list (imports, API PUT) and optionally the deck's fields, at once.
+    Entries without a printing take the game's default one unless ``default_printings`` is
+    False (a restore brings back the entries exactly as they were)."""
     specs = _merge(entries)
     for spec in specs:
         _check_entry(deck.game, spec)
@@ -377,6 +431,8 @@ def deck_replace(
         setattr(deck, name, value)
     DeckEntry.objects.filter(deck=deck).delete()
     _write_entries(deck, specs)
+    if default_printings:
+        _pin_defaults(deck)
     _record(deck, user=user)
     return deck
 
@@ -399,6 +455,7 @@ def deck_clone(*, deck: Deck, user: Any, name: str | None = None) -> Deck:
         entries=_specs_of(deck),
         cloned_from=deck,
         source_product=deck.source_product,
+        default_printings=False,
     )
 
 
@@ -438,6 +495,7 @@ def deck_restore(*, deck: Deck, user: Any, expected_version: int, revision: Deck
         user=user,
         expected_version=expected_version,
         entries=specs_from_snapshot(deck.game, snapshot),
+        default_printings=False,
         **{name: snapshot[name] for name in META_FIELDS if name in snapshot},
     )
 

@@ -8,7 +8,6 @@ legality panel after each editor change, with no script or CDN.
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -17,29 +16,11 @@ from typing import Any
 
 import pygal
 from django.utils.translation import gettext as _
-from pygal.style import Style
 
 from catalog.spec import get_game
+from decks.charts import chart_options, chart_svg
 from decks.game_rules import DeckRules, Stat
 from decks.legality.facts import DeckFacts, EntryFacts
-
-# pygal always embeds its tooltip config as a <script>; the charts need none. Its text is
-# XML-escaped by pygal, so no literal "</script>" can occur inside and this match is exact.
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL)
-
-CHART_STYLE = Style(
-    background="transparent",
-    plot_background="transparent",
-    foreground="#343a40",
-    foreground_strong="#212529",
-    foreground_subtle="#6c757d",
-    colors=("#0d6efd", "#d63384", "#198754", "#fd7e14", "#6f42c1", "#20c997", "#dc3545"),
-    font_family="system-ui, sans-serif",
-    label_font_size=12,
-    major_label_font_size=12,
-    value_font_size=11,
-    legend_font_size=12,
-)
 
 
 @dataclass(frozen=True)
@@ -141,16 +122,15 @@ def _label_width(labels: list[str]) -> int:
 
 
 def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> str:
-    """The chart as inline SVG. pygal builds it with an XML library, so labels taken from card
-    data are escaped; no script is embedded (js=[])."""
+    """The chart as inline SVG, styled by the chart stylesheet (decks/charts.py). pygal
+    builds it with an XML library, so labels taken from card data are escaped."""
     stacked = len(chart.series) > 1
     kind = pygal.StackedBar if stacked else pygal.Bar
     turned = len(chart.labels) > 6 or _label_width(chart.labels) * len(chart.labels) > 48
     svg = kind(
-        style=CHART_STYLE,
+        **chart_options(),
         width=width,
         height=height,
-        js=[],
         show_legend=stacked,
         legend_at_bottom=True,
         legend_at_bottom_columns=3,
@@ -160,10 +140,6 @@ def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> st
         x_label_rotation=35 if turned else 0,
         truncate_label=-1,
         margin_bottom=8 + (min(_label_width(chart.labels), 24) * 4 if turned else 0),
-        disable_xml_declaration=True,
-        explicit_size=False,
-        title=None,
-        margin=8,
     )
     svg.x_labels = chart.labels
     # counts of cards are whole numbers: ticks at integers only (pygal picks 0.1 steps)
@@ -174,5 +150,4 @@ def render_chart(chart: ChartData, *, width: int = 420, height: int = 240) -> st
     svg.y_labels = list(range(0, top + step, step))
     for name, values in chart.series:
         svg.add(name, values)
-    rendered: str = svg.render()
-    return _SCRIPT.sub("", rendered)
+    return chart_svg(svg)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from decks.views import browse, editor, history, pages, transfer
+from decks.views import browse, chart_css, editor, history, pages, transfer
 
 app_name = "decks"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("charts.css", chart_css.stylesheet, name="chart-stylesheet"),
     path("new/", pages.create, name="create"),
     path("from-product/", pages.from_product_pick, name="from-product-pick"),
     path("from-product/<slug:game>/<slug:code>/", pages.from_product, name="from-product"),

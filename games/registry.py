@@ -30,6 +30,7 @@ the ``DECKLAB_EXTRA_GAMES`` setting); a second game with a slug already taken is
 from __future__ import annotations
 
 import importlib
+import threading
 from contextlib import ContextDecorator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -140,12 +141,29 @@ def _game_of(package: str) -> Game:
     return game
 
 
+#: threads of a fresh process loading at once saw a half-filled registry (one game of five)
+_load_lock = threading.RLock()
+
+
+_loading = False
+
+
 def _ensure_loaded() -> None:
-    global _loaded
-    if not _loaded:
+    global _loaded, _loading
+    if _loaded:
+        return
+    with _load_lock:
+        # loaded by another thread while this one waited, or this thread's register() below
+        # calling back in (the lock is re-entrant)
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            for package in BUILTIN:
+                register(_game_of(package))
+        finally:
+            _loading = False
         _loaded = True
-        for package in BUILTIN:
-            register(_game_of(package))
 
 
 def register(game: Game | str) -> Game:

@@ -110,3 +110,22 @@ ensure_secret_key() {
     SECRET_KEY="$(cat "$key_file")"
     export SECRET_KEY
 }
+
+# ensure_demo_password: DEMO_PASSWORD, or the one generated once and kept in var/demo_password.
+# Generated from letters and digits only: one starting with "-" would read as an option where it
+# is passed or typed (scripts/run passes it as --demo-password=VALUE, so an older file holding
+# one still works).
+ensure_demo_password() {
+    if [[ -n "${DEMO_PASSWORD:-}" ]]; then
+        return 0
+    fi
+    local var_dir="${DECKLAB_VAR_DIR:-$ROOT/var}"
+    local file="$var_dir/demo_password"
+    mkdir -p "$var_dir"
+    if [[ ! -s "$file" ]]; then
+        (umask 077 && "$PY" -c 'import secrets, string
+alphabet = string.ascii_letters + string.digits
+print("".join(secrets.choice(alphabet) for _ in range(16)))' >"$file")
+    fi
+    DEMO_PASSWORD="$(cat "$file")"
+}

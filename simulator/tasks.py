@@ -45,6 +45,18 @@ def simulation_chunk(self: Any, run_id: int, index: int) -> None:
     run_chunk_execute(run_id=run_id, index=index, worker=self.request.hostname or "")
 
 
-@shared_task(name="simulator.runs_supervise", ignore_result=True, time_limit=60)
+#: The sweep takes well under a second; its own limits, both of them: a task given only a hard
+#: limit keeps the global soft one (25 minutes), and Celery then refuses to send it
+#: ("soft_time_limit must be less than or equal to time_limit"), so beat never ran the sweep.
+SUPERVISE_SOFT_TIME_LIMIT = 50
+SUPERVISE_TIME_LIMIT = 60
+
+
+@shared_task(
+    name="simulator.runs_supervise",
+    ignore_result=True,
+    soft_time_limit=SUPERVISE_SOFT_TIME_LIMIT,
+    time_limit=SUPERVISE_TIME_LIMIT,
+)
 def simulation_supervise() -> None:
     runs_supervise()

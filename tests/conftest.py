@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +19,38 @@ from django.test import Client
 from django.utils import translation
 
 from games import registry
+from tests.celery_logs import CeleryLogs
+from tests.celery_process import CeleryProcess
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def celery_logs() -> Iterator[CeleryLogs]:
+    """Every worker and beat a test starts logs no error (tests/celery_logs.py): request it
+    before the fixture that starts them, so it is checked after they stop."""
+    logs = CeleryLogs()
+    yield logs
+    logs.check()
+
+
+@pytest.fixture
+def celery_processes(
+    tmp_path: Path, celery_logs: CeleryLogs
+) -> Iterator[Callable[..., CeleryProcess]]:
+    """``start(name, *arguments, env={…})``: a real ``celery -A decklab`` process
+    (tests/celery_process.py) whose log ``celery_logs`` checks; all are killed at teardown."""
+    started: list[CeleryProcess] = []
+
+    def start(name: str, *arguments: str, env: dict[str, str] | None = None) -> CeleryProcess:
+        log = celery_logs.watch(tmp_path / f"{name}.log")
+        process = CeleryProcess(list(arguments), log, env or {})
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.kill()
 
 
 @pytest.fixture(autouse=True)
@@ -31,10 +62,10 @@ def default_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_translations() -> None:
-    """The Japanese catalogue compiled before any test reads it: the .mo files are build
-    output (not committed), and without them every Japanese page would silently be English."""
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The Japanese catalogue compiled before any test is even collected: the .mo files are
+    build output (not committed), without them every Japanese page would silently be English,
+    and some tests are parametrised by Japanese labels when their module is imported."""
     call_command(
         "compilemessages",
         locale=["ja"],

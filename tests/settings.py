@@ -11,6 +11,8 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 # the test runner swaps in its own mail outbox: the console default is never used
 os.environ.setdefault("EMAIL_ALLOW_CONSOLE", "1")
+# DEBUG is off here as in production, which requires the hosts to be named (decklab/env.py)
+os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 from decklab.settings import *  # noqa: F403
 
@@ -28,3 +30,8 @@ SECURE_SSL_REDIRECT = False
 # long-running Redis, never reach this one.
 os.environ.setdefault("DECKLAB_TEST_CACHE_PREFIX", f"test-{os.getpid()}-{os.urandom(4).hex()}")
 CACHES["default"]["KEY_PREFIX"] = os.environ["DECKLAB_TEST_CACHE_PREFIX"]  # noqa: F405
+# Sign-ups and reset mails are limited per address and per e-mail (accounts/mail_limits.py):
+# the suite signs up far more often than a person from 127.0.0.1, so the limits here are wide
+# and the tests of the limits set their own.
+ACCOUNT_MAIL_RATE_PER_ADDRESS = "100000/hour"
+ACCOUNT_MAIL_RATE_PER_EMAIL = "100000/hour"

@@ -94,6 +94,17 @@ def pages(owner: Any) -> dict[str, str]:
         "profile": f"/accounts/{owner.username}/",
         "token": "/accounts/me/token/",
     }
+    from collection.models import CollectionJob
+
+    # a big import's job page, finished (its words are the template's, not the worker's)
+    job = CollectionJob.objects.create(
+        owner=owner,
+        kind="commit",
+        status="succeeded",
+        progress=100,
+        result={"copies": 3, "rows": 1},
+    )
+    found["collection job"] = f"/collection/jobs/{job.pk}/"
     for game in registry.all_games():
         slug = game.slug
         found[f"{slug} game"] = f"/games/{slug}/"

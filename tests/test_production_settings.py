@@ -96,7 +96,7 @@ def test_liveness_answers_without_checking_anything() -> None:
 def test_readiness_checks_the_database_and_the_broker() -> None:
     response = Client().get("/health/ready")
     assert response.status_code == 200, response.json()
-    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok", "cache": "ok"}
 
 
 @pytest.mark.django_db
@@ -104,7 +104,12 @@ def test_readiness_is_503_with_retry_after_when_the_broker_is_down(settings: Any
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:9/0"  # nothing listens there
     response = Client().get("/health/ready")
     assert response.status_code == 503
-    assert response.json() == {"status": "unavailable", "database": "ok", "broker": "down"}
+    assert response.json() == {
+        "status": "unavailable",
+        "database": "ok",
+        "broker": "down",
+        "cache": "ok",
+    }
     assert response["Retry-After"] == "10"
 
 

@@ -80,6 +80,11 @@ class CrossGameCardFilter(CardFilterBase):
     )
     demo = StrictBooleanFilter(field_name="is_demo", label=_("Demo cards"))
 
+    def query_slug(self) -> str | None:
+        # with a game named, its own fields apply, as on the game's pages
+        game = self.form.cleaned_data.get("game")
+        return str(game) if game else None
+
 
 class CardSetFilter(django_filters.FilterSet):
     kind = django_filters.ChoiceFilter(choices=CardSet.Kind.choices, label=_("Kind"))

@@ -63,8 +63,9 @@ def _language_description() -> Any:
             '"phrases" match the Japanese or English name (kana, width and punctuation '
             "ignored); `field:value` and `field>=n` test a field; `-` negates; `or` and "
             "parentheses combine; `order:` and `dir:` sort; `unique:prints` answers one row per "
-            "printing (the printing list's shape). A mistake is a 400 naming its position and "
-            "the field or value meant."
+            "printing (the printing list's shape). A field's value is its code or its label in "
+            "English or Japanese (`school:goton`, `school:五遁`). A mistake is a 400 naming its "
+            "position and the field or value meant."
         ),
         shared_label=_("Fields of every game:"),
         shared=shared,
@@ -80,8 +81,8 @@ Q_SHARED = _query(
     format_lazy(
         "{intro} {shared_label} {shared}.",
         intro=_(
-            "The card search language (docs/search.md), with the fields every game shares: "
-            "a game's own fields are searched on its card list."
+            "The card search language (docs/search.md), with the fields every game shares; "
+            "with `game` given, that game's own fields too (as on its card list)."
         ),
         shared_label=_("Fields of every game:"),
         shared=", ".join(f"`{name}:`" for name in COMMON_FIELDS),

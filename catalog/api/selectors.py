@@ -175,7 +175,10 @@ def _printing_rows(
     )
     printings = (
         _public_printings()
-        .filter(compiled.condition, card__game=game)
+        # the set's game as well as the card's (the same, Printing.clean): the planner can
+        # then walk the game's sets in order and each set's printings by number, and stop
+        # after a page, instead of sorting every printing of the game
+        .filter(compiled.condition, card__game=game, card_set__game=game)
         .select_related("card__game", "card_set")
     )
     return order_cards(_printings_in_order(printings), compiled, slug=game.slug)

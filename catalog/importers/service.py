@@ -116,7 +116,8 @@ def import_bundles(bundles: list[CatalogBundle]) -> ImportReport:
             transaction.set_rollback(True)
         else:
             # fresh statistics once the rows are visible (catalog.maintenance says why)
-            transaction.on_commit(analyze_catalog)
+            written = report.written()
+            transaction.on_commit(lambda: analyze_catalog(written=written))
             transaction.on_commit(catalog_version_bump)
     if problems:
         raise CatalogImportError(problems)

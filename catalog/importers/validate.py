@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.attributes import AttributeErrors
+from catalog.importers.attribute_memo import AttributeMemo
 from catalog.importers.bundle import CardRow, CatalogBundle, ImportProblem
 from catalog.models import MAX_PRODUCT_QUANTITY, Card, CardSet, Printing, Product
 from catalog.spec import GameSpec, all_games, get_game, is_game
@@ -49,14 +50,14 @@ class _Checker:
         self.bundle = bundle
         self.spec = spec
         self.problems: list[ImportProblem] = []
+        # a game has few sets: all their codes answer "unknown set" and its did-you-mean
         db_sets = CardSet.objects.filter(game__slug=spec.slug).values_list("code", flat=True)
         self.set_codes = set(db_sets) | {row.code for row in bundle.sets}
-        db_cards = Card.objects.filter(game__slug=spec.slug).values_list(
-            "code", "name_en", "name_ja"
-        )
-        self.card_names: dict[str, str] = {code: en or ja for code, en, ja in db_cards}
         self.bundle_cards: dict[str, CardRow] = {}
+        #: the printings of the cards the products name and the file does not hold, read in
+        #: one query (``load_product_cards``): the catalog's other cards are never read
         self.db_printings: dict[str, list[PrintingKey]] = {}
+        self.attributes = AttributeMemo()
 
     def add(self, where: str, message: str) -> None:
         self.problems.append(ImportProblem(where, message))
@@ -96,8 +97,9 @@ class _Checker:
                 self.add(row.where, _("%(field)s cannot be negative") % {"field": "official_size"})
 
     def check_cards(self) -> None:
+        label = _("card code")  # translated once, not once a row
         for row in self.bundle.cards:
-            self.code(row.where, row.code, _("card code"), 120)
+            self.code(row.where, row.code, label, 120)
             if row.code in self.bundle_cards:
                 self.add(row.where, _("duplicate card code '%(code)s'") % {"code": row.code})
             self.bundle_cards[row.code] = row
@@ -115,8 +117,8 @@ class _Checker:
                 )
             else:
                 try:
-                    row.attributes = self.spec.validate_card_attributes(
-                        row.card_type, row.attributes
+                    row.attributes = self.attributes.validate(
+                        self.spec.schema_for(row.card_type), row.attributes
                     )
                 except AttributeErrors as exc:
                     for key, messages in exc.errors.items():
@@ -159,8 +161,8 @@ class _Checker:
                     message = _("variant '%(variant)s' is not a variant of %(game)s.")
                 self.add(printing.where, message % params + did_you_mean(printing.variant, known))
             try:
-                printing.attributes = self.spec.validate_printing_attributes(
-                    printing.attributes, card.card_type
+                printing.attributes = self.attributes.validate(
+                    self.spec.printing_schema_for(card.card_type), printing.attributes
                 )
             except AttributeErrors as exc:
                 for attr, messages in exc.errors.items():
@@ -174,21 +176,46 @@ class _Checker:
         row = self.bundle_cards.get(card_code)
         if row is not None:
             return [(p.set_code, p.collector_number, p.variant) for p in row.printings]
-        if card_code not in self.db_printings:
-            self.db_printings[card_code] = list(
-                Printing.objects.filter(
-                    card__game__slug=self.spec.slug, card__code=card_code
-                ).values_list("card_set__code", "collector_number", "variant")
+        return self.db_printings.get(card_code, [])
+
+    def load_product_cards(self) -> set[str]:
+        """The codes the products' items name that are cards (of the file or the catalog);
+        the catalog's printings of those not in the file, in one query."""
+        named = {item.card_code for p in self.bundle.products for item in p.items}
+        outside = sorted(named - set(self.bundle_cards))
+        if outside:
+            rows = Printing.objects.filter(
+                card__game__slug=self.spec.slug, card__code__in=outside
+            ).values_list("card__code", "card_set__code", "collector_number", "variant")
+            for card_code, *key in rows:
+                self.db_printings.setdefault(card_code, []).append((key[0], key[1], key[2]))
+            # a card without printings is still a card
+            known = set(
+                Card.objects.filter(game__slug=self.spec.slug, code__in=outside).values_list(
+                    "code", flat=True
+                )
             )
-        return self.db_printings[card_code]
+        else:
+            known = set()
+        return known | (named & set(self.bundle_cards))
+
+    def all_card_names(self) -> dict[str, str]:
+        """Every card's code and name, for a did-you-mean: read only when a product names an
+        unknown card."""
+        db_cards = Card.objects.filter(game__slug=self.spec.slug).values_list(
+            "code", "name_en", "name_ja"
+        )
+        return {
+            **{code: en or ja for code, en, ja in db_cards},
+            **{c: r.name_en or r.name_ja for c, r in self.bundle_cards.items()},
+        }
 
     def check_products(self) -> None:
         seen: set[str] = set()
-        known_cards = set(self.card_names) | set(self.bundle_cards)
-        names = {
-            **self.card_names,
-            **{c: r.name_en or r.name_ja for c, r in self.bundle_cards.items()},
-        }
+        if not self.bundle.products:
+            return
+        known_cards = self.load_product_cards()
+        names: dict[str, str] | None = None
         for product in self.bundle.products:
             self.code(product.where, product.code, _("product code"), 80)
             if product.code in seen:
@@ -230,8 +257,10 @@ class _Checker:
                         _("zone '%(zone)s' must be a short lowercase slug") % {"zone": item.zone},
                     )
                 if item.card_code not in known_cards:
+                    if names is None:
+                        names = self.all_card_names()
                     by_name = {name: code for code, name in names.items() if name}
-                    hint = did_you_mean(item.card_code, known_cards) or did_you_mean(
+                    hint = did_you_mean(item.card_code, names) or did_you_mean(
                         item.card_code, by_name
                     )
                     self.add(

@@ -2,22 +2,32 @@
 
 Idempotent: re-importing the same file changes nothing; a changed file updates rows in place
 (never duplicates). A product's contents are replaced by the file's list.
+
+Work follows the file, not the catalog: only the rows the file names are read. On PostgreSQL
+cards and printings are written set-based (``write_pg``: a COPY and a few statements per
+table, whatever the number of cards); elsewhere (SQLite) in bulk through the ORM, with the
+existing rows looked up by the file's codes in batches.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
-from catalog.importers.bundle import CatalogBundle
+from catalog.importers import write_pg
+from catalog.importers.bundle import CardRow, CatalogBundle
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 from catalog.search import search_key
 from catalog.spec import get_game
 
 M = TypeVar("M", bound=models.Model)
+
+#: codes per lookup query of the ORM path (SQLite's bound on a statement's parameters)
+LOOKUP_BATCH = 900
 
 
 @dataclass
@@ -35,10 +45,35 @@ class ImportReport:
             for kind in kinds
         )
 
+    def tally(self, kind: str, *, created: int, updated: int, total: int) -> None:
+        """Count rows written in bulk; a kind with none of a sort stays out of that Counter
+        (an import that changed nothing has empty ``created`` and ``updated``)."""
+        for counter, n in (
+            (self.created, created),
+            (self.updated, updated),
+            (self.unchanged, total - created - updated),
+        ):
+            if n:
+                counter[kind] += n
+
+    def written(self) -> dict[str, int]:
+        """Rows created or updated, by table (``catalog.maintenance.analyze_catalog``)."""
+        tables = {
+            "sets": "catalog_cardset",
+            "cards": "catalog_card",
+            "printings": "catalog_printing",
+        }
+        return {table: self.created[kind] + self.updated[kind] for kind, table in tables.items()}
+
     def merge(self, other: ImportReport) -> None:
         self.created.update(other.created)
         self.updated.update(other.updated)
         self.unchanged.update(other.unchanged)
+
+
+def set_based() -> bool:
+    """Whether cards and printings are written set-based (PostgreSQL) or through the ORM."""
+    return connection.vendor == "postgresql"
 
 
 def game_sync(slug: str) -> Game:
@@ -123,52 +158,15 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
         )
     upsert.flush(CardSet)
 
-    cards = {c.code: c for c in Card.objects.filter(game=game)}
-    upsert = _Upsert(report, "cards")
-    for row in bundle.cards:
-        cards[row.code] = upsert.put(
-            cards.get(row.code),
-            {
-                "game": game,
-                "code": row.code,
-                "name_en": row.name_en,
-                "name_ja": row.name_ja,
-                "card_type": row.card_type,
-                "attributes": row.attributes,
-                "copy_limit": row.copy_limit,
-                "source": row.source,
-                "is_demo": row.is_demo,
-                # bulk writes skip save(), so the search key is computed here
-                "search_key": search_key(row.name_en, row.name_ja),
-            },
-            Card,
-        )
-    upsert.flush(Card)
+    if bundle.cards and set_based():
+        _write_cards_pg(bundle, game, sets, report)
+    elif bundle.cards:
+        _write_cards_orm(bundle, game, sets, report)
 
-    printings = {
-        (p.card_id, p.card_set_id, p.collector_number, p.variant): p
-        for p in Printing.objects.filter(card__game=game)
+    products = {
+        p.code: p
+        for p in Product.objects.filter(game=game, code__in=[p.code for p in bundle.products])
     }
-    upsert = _Upsert(report, "printings")
-    for row in bundle.cards:
-        card = cards[row.code]
-        for prow in row.printings:
-            card_set = sets[prow.set_code]
-            key = (card.pk, card_set.pk, prow.collector_number, prow.variant)
-            printings[key] = upsert.put(
-                printings.get(key),
-                {
-                    "card": card,
-                    "card_set": card_set,
-                    "collector_number": prow.collector_number,
-                    "variant": prow.variant,
-                    "attributes": prow.attributes,
-                },
-                Printing,
-            )
-    upsert.flush(Printing)
-
-    products = {p.code: p for p in Product.objects.filter(game=game)}
     upsert = _Upsert(report, "products")
     for prod in bundle.products:
         products[prod.code] = upsert.put(
@@ -191,9 +189,12 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
     upsert.flush(Product)
 
     if bundle.products:
+        named = sorted({item.card_code for prod in bundle.products for item in prod.items})
         by_identity = {
-            (p.card.code, p.card_set.code, p.collector_number, p.variant): p
-            for p in Printing.objects.filter(card__game=game).select_related("card", "card_set")
+            (code, set_code, number, variant): pk
+            for pk, code, set_code, number, variant in Printing.objects.filter(
+                card__game=game, card__code__in=named
+            ).values_list("pk", "card__code", "card_set__code", "collector_number", "variant")
         }
         touched = [products[prod.code] for prod in bundle.products]
         ProductItem.objects.filter(product__in=touched).delete()
@@ -201,7 +202,7 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
         items = [
             ProductItem(
                 product=products[prod.code],
-                printing=by_identity[
+                printing_id=by_identity[
                     (
                         item.card_code,
                         item.set_code or "",
@@ -217,6 +218,90 @@ def write_bundle(bundle: CatalogBundle) -> ImportReport:
         ]
         ProductItem.objects.bulk_create(items, batch_size=1000)
     return report
+
+
+def _card_values(row: CardRow) -> dict[str, Any]:
+    return {
+        "name_en": row.name_en,
+        "name_ja": row.name_ja,
+        "card_type": row.card_type,
+        "attributes": row.attributes,
+        "copy_limit": row.copy_limit,
+        "source": row.source,
+        "is_demo": row.is_demo,
+        # bulk writes skip save(), so the search key is computed here
+        "search_key": search_key(row.name_en, row.name_ja),
+    }
+
+
+def _write_cards_pg(
+    bundle: CatalogBundle, game: Game, sets: dict[str, CardSet], report: ImportReport
+) -> None:
+    ids, created, updated = write_pg.upsert_cards(
+        game_id=game.pk,
+        rows=[{"code": row.code, **_card_values(row)} for row in bundle.cards],
+    )
+    report.tally("cards", created=created, updated=updated, total=len(bundle.cards))
+    printings = [
+        (
+            ids[row.code],
+            sets[prow.set_code].pk,
+            prow.collector_number,
+            prow.variant,
+            prow.attributes,
+        )
+        for row in bundle.cards
+        for prow in row.printings
+    ]
+    created, updated = write_pg.upsert_printings(rows=printings) if printings else (0, 0)
+    report.tally("printings", created=created, updated=updated, total=len(printings))
+
+
+def _batches(items: list[Any]) -> Iterator[list[Any]]:
+    for start in range(0, len(items), LOOKUP_BATCH):
+        yield items[start : start + LOOKUP_BATCH]
+
+
+def _write_cards_orm(
+    bundle: CatalogBundle, game: Game, sets: dict[str, CardSet], report: ImportReport
+) -> None:
+    codes = [row.code for row in bundle.cards]
+    cards = {
+        c.code: c
+        for batch in _batches(codes)
+        for c in Card.objects.filter(game=game, code__in=batch)
+    }
+    upsert = _Upsert(report, "cards")
+    for row in bundle.cards:
+        cards[row.code] = upsert.put(
+            cards.get(row.code), {"game": game, "code": row.code, **_card_values(row)}, Card
+        )
+    upsert.flush(Card)
+
+    card_ids = [cards[code].pk for code in codes]
+    printings = {
+        (p.card_id, p.card_set_id, p.collector_number, p.variant): p
+        for batch in _batches(card_ids)
+        for p in Printing.objects.filter(card_id__in=batch)
+    }
+    upsert = _Upsert(report, "printings")
+    for row in bundle.cards:
+        card = cards[row.code]
+        for prow in row.printings:
+            card_set = sets[prow.set_code]
+            key = (card.pk, card_set.pk, prow.collector_number, prow.variant)
+            printings[key] = upsert.put(
+                printings.get(key),
+                {
+                    "card": card,
+                    "card_set": card_set,
+                    "collector_number": prow.collector_number,
+                    "variant": prow.variant,
+                    "attributes": prow.attributes,
+                },
+                Printing,
+            )
+    upsert.flush(Printing)
 
 
 def write_bundles(bundles: list[CatalogBundle]) -> ImportReport:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Length, LPad
 
 from catalog.models import Card, Printing
 from catalog.query import errors
@@ -34,6 +34,7 @@ from catalog.query.fields import (
     game_fields,
 )
 from catalog.query.syntax import All, Any_, Compare, Node, Not, Word, parse
+from catalog.query.values import ValueTable, bool_table, field_table, type_table
 from catalog.search import fold
 from catalog.spec import all_games, get_game
 
@@ -101,7 +102,7 @@ class _Compiler:
         self.fields = {f.name: f for f in game_fields(slug)} if slug else {}
         # across games, the card types of every game
         specs = [get_game(slug)] if slug else all_games()
-        self.type_codes = tuple(dict.fromkeys(c for spec in specs for c in spec.card_type_codes))
+        self.types = type_table(specs)
         self.words: list[str] = []
         self.pg = _uses_containment()
 
@@ -119,6 +120,10 @@ class _Compiler:
         if isinstance(node, Not):
             return ~self.node(node.node)
         if isinstance(node, Any_):
+            if self.is_printing_only(node):
+                # one EXISTS over the printings for the whole group: an EXISTS per branch is
+                # a correlated subplan per card, which no index answers
+                return self.on_a_printing([self.printing_tree(node)])
             found = Q()
             for part in node.nodes:
                 found |= self.node(part)
@@ -133,12 +138,34 @@ class _Compiler:
         found = Q()
         on_printing: list[Q] = []
         for part in nodes:
-            if isinstance(part, Compare) and self.is_printing_field(part.field):
-                on_printing.append(self.printing_condition(part))
+            if self.is_printing_only(part):
+                on_printing.append(self.printing_tree(part))
             else:
                 found &= self.node(part)
         if on_printing:
             found &= self.on_a_printing(on_printing)
+        return found
+
+    def is_printing_only(self, node: Node) -> bool:
+        """A printing field, or an ``or``/``and`` group of nothing else (a negation stays
+        outside: "-set:X" is a card never printed in X, not a printing elsewhere)."""
+        if isinstance(node, Compare):
+            return self.is_printing_field(node.field)
+        if isinstance(node, (Any_, All)):
+            return all(self.is_printing_only(part) for part in node.nodes)
+        return False
+
+    def printing_tree(self, node: Node) -> Q:
+        """A printing-only group (``is_printing_only``) as one condition on a printing."""
+        if isinstance(node, Compare):
+            return self.printing_condition(node)
+        assert isinstance(node, (Any_, All))
+        found = Q()
+        for part in node.nodes:
+            if isinstance(node, Any_):
+                found |= self.printing_tree(part)
+            else:
+                found &= self.printing_tree(part)
         return found
 
     def is_printing_field(self, name: str) -> bool:
@@ -188,8 +215,8 @@ class _Compiler:
         if name == "name":
             condition = self.name(node.value)
         elif name == "type":
-            code = self.choice(node, self.type_codes)
-            condition = Q(**{self.card_path("card_type"): code})
+            codes = self.values(node, self.types)
+            condition = Q(**{self.card_path("card_type__in"): codes})
         elif name == "is":
             condition = self.flag(node)
         elif name == "in":
@@ -221,6 +248,21 @@ class _Compiler:
                 known=codes,
             )
         return value
+
+    def values(self, node: Compare, table: ValueTable) -> tuple[str, ...]:
+        """The codes a field's value names: typed as a code, or as its label in either
+        language; an error with what was probably meant otherwise."""
+        value = self.single_value(node)
+        codes = table.resolve(value)
+        if not codes:
+            raise QueryError(
+                errors.UNKNOWN_VALUE,
+                node.value_pos,
+                token=node.value,
+                field=node.field,
+                suggestions=table.suggestions(value),
+            )
+        return codes
 
     def flag(self, node: Compare) -> Q:
         value = self.choice(node, IS_VALUES)
@@ -256,29 +298,32 @@ class _Compiler:
         found = Q()
         if spec.kind == "bool":
             folded = value.casefold()
-            if folded not in (*_YES, *_NO):
-                raise QueryError(
-                    errors.UNKNOWN_VALUE,
-                    node.value_pos,
-                    token=value,
-                    field=node.field,
-                    known=("yes", "no"),
-                )
+            if folded in _YES:
+                yes = True
+            elif folded in _NO:
+                yes = False
+            else:
+                yes = self.values(node, bool_table()) == ("yes",)
             for key in spec.attribute_keys:
                 found |= self.is_true(path, key)
-            return found if folded in _YES else ~found
+            return found if yes else ~found
         if spec.kind == "text":
             for key in spec.attribute_keys:
                 found |= Q(**{f"{path}__has_key": key, f"{path}__{key}__icontains": value})
             return found
         if spec.paired:
-            key, code = spec.paired[self.choice(node, spec.codes)]
-            return self.member(path, key, code)
-        code = self.choice(node, spec.codes) if spec.choices else value
-        for key in spec.attribute_keys:
-            found |= (
-                self.member(path, key, code) if spec.kind == "list" else self.equal(path, key, code)
-            )
+            for paired in self.values(node, field_table(spec)):
+                key, code = spec.paired[paired]
+                found |= self.member(path, key, code)
+            return found
+        codes = self.values(node, field_table(spec)) if spec.choices else (value,)
+        for code in codes:
+            for key in spec.attribute_keys:
+                found |= (
+                    self.member(path, key, code)
+                    if spec.kind == "list"
+                    else self.equal(path, key, code)
+                )
         return found
 
     def is_true(self, path: str, key: str) -> Q:
@@ -395,9 +440,7 @@ def compile_query(
     condition = compiler.node(tree) if tree is not None else Q()
     top = tree.nodes if isinstance(tree, All) else (tree,) if tree is not None else ()
     printing_conditions = tuple(
-        compiler.printing_condition(part)
-        for part in top
-        if isinstance(part, Compare) and compiler.is_printing_field(part.field)
+        compiler.printing_tree(part) for part in top if compiler.is_printing_only(part)
     )
     return CompiledQuery(
         text=text,
@@ -407,6 +450,20 @@ def compile_query(
         order=order,
         words=tuple(compiler.words),
         printing_conditions=printing_conditions,
+    )
+
+
+#: collector numbers are text ("9", "10", "UM01-012"): padded, "9" sorts before "10"
+_NUMBER_WIDTH = 40
+
+
+def _lowest_number() -> Subquery:
+    """A card's lowest collector number of any printing, padded to sort as a number."""
+    printings = Printing.objects.filter(card=OuterRef("pk"))
+    return Subquery(
+        printings.order_by(Length("collector_number"), "collector_number")
+        .annotate(padded=LPad("collector_number", _NUMBER_WIDTH, Value("0")))
+        .values("padded")[:1]
     )
 
 
@@ -430,6 +487,10 @@ def order_cards(
     if key == "number":
         if compiled.per_printing:
             return queryset.order_by(*ordered("card_set__code", "collector_number"), "pk")
+        if "first_number" not in queryset.query.annotations:
+            # the catalog pages and the API annotate a set's own numbers; anyone else (the
+            # deck editor) sorts by each card's lowest number of any printing
+            queryset = queryset.annotate(first_number=_lowest_number())
         return queryset.order_by(*ordered("first_number", "name_en"), "pk")
     if key == "name":
         return queryset.order_by(*ordered(f"{prefix}name_en", f"{prefix}name_ja"), "pk")

@@ -27,6 +27,8 @@ NOT_A_NUMBER = _("%(field)s compares numbers: “%(token)s” is not one.")
 BAD_OPERATOR = _("%(field)s takes “:” (or “=”, “!=”), not “%(token)s”.")
 NEEDS_SIGN_IN = _("Sign in to search your collection (%(token)s).")
 NOT_HERE = _("%(token)s works only in the deck editor.")
+# Translators: a hint after a problem; names are the close codes or names, quoted.
+DID_YOU_MEAN = _("Did you mean %(names)s?")
 AT_POSITION = _("At character %(position)s: %(message)s")
 
 
@@ -37,6 +39,7 @@ class QueryError(ValueError):
         position: int,
         *,
         known: Iterable[str] = (),
+        suggestions: Iterable[str] | None = None,
         **params: Any,
     ) -> None:
         super().__init__(message)
@@ -46,8 +49,14 @@ class QueryError(ValueError):
         word = str(params.get("token", ""))
         known = list(known)
         #: the close field names or values, best first (the API returns them)
-        self.suggestions = difflib.get_close_matches(word.casefold(), known, n=3, cutoff=0.6)
-        self._hint = did_you_mean(word.casefold(), known) if self.suggestions else ""
+        if suggestions is not None:
+            # the caller knows better than spelling alone (a value typed as its label)
+            self.suggestions = list(suggestions)
+            names = ", ".join(repr(name) for name in self.suggestions)
+            self._hint = " " + str(DID_YOU_MEAN % {"names": names}) if self.suggestions else ""
+        else:
+            self.suggestions = difflib.get_close_matches(word.casefold(), known, n=3, cutoff=0.6)
+            self._hint = did_you_mean(word.casefold(), known) if self.suggestions else ""
 
     @property
     def message(self) -> str:

@@ -9,8 +9,9 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from collection.interchange.dialects import dialect_codes
+from collection.interchange.dialects import MAPPABLE, dialect_codes
 from collection.interchange.read import MAX_BYTES
 from collection.models import (
     MAX_BINDER,
@@ -127,8 +128,67 @@ class CollectionItemOutputSerializer(serializers.ModelSerializer[CollectionItem]
         read_only_fields = fields
 
 
+class CollectionItemPublicOutputSerializer(serializers.ModelSerializer[CollectionItem]):
+    """An item of another player's public collection: never their notes, prices, binders, tags,
+    acquisition dates or when they changed it."""
+
+    game = serializers.CharField(source="printing.card.game.slug", read_only=True)
+    card = serializers.CharField(source="printing.card.code", read_only=True)
+    name = serializers.CharField(source="printing.card.name", read_only=True)
+    set = serializers.CharField(source="printing.card_set.code", read_only=True)
+    number = serializers.CharField(source="printing.collector_number", read_only=True)
+    variant = serializers.CharField(source="printing.variant", read_only=True)
+    quantity = serializers.IntegerField(
+        source="shown_quantity",
+        read_only=True,
+        help_text=_(
+            "Copies the player shows: all of them when they show every card, else those "
+            "offered for trade."
+        ),
+    )
+
+    class Meta:
+        model = CollectionItem
+        fields = [
+            "id",
+            "game",
+            "card",
+            "name",
+            "set",
+            "number",
+            "variant",
+            "quantity",
+            "trade_quantity",
+            "condition",
+            "finish",
+            "language",
+        ]
+        read_only_fields = fields
+
+
+class ImportTextField(serializers.CharField):
+    """A file's text (up to 16 MB): DRF's surrogate check walks it in Python (seconds for a
+    200,000-row file); encoding it finds the same characters at C speed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitSurrogateCharactersValidator)
+        ]
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            found = ord(text[exc.start])
+            message = ProhibitSurrogateCharactersValidator.message.format(code_point=found)
+            raise serializers.ValidationError(message) from None
+        return text
+
+
 class CollectionImportInputSerializer(serializers.Serializer[dict[str, Any]]):
-    content = serializers.CharField(
+    content = ImportTextField(
         max_length=MAX_BYTES, trim_whitespace=False, help_text=_("The CSV file's text.")
     )
     game = serializers.SlugField(
@@ -142,13 +202,42 @@ class CollectionImportInputSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         allow_blank=True,
         help_text=_(
-            "decklab, deckbox, moxfield, manabox or dragonshield; leave out to recognise the "
-            "format by its header row. list: a typed list, “3 Flame Fox (MT1) 001” per line."
+            "decklab, deckbox, moxfield, manabox, dragonshield, archidekt or tcgplayer; leave "
+            "out to recognise the format by its header row. generic: a spreadsheet read by its "
+            "column names. list: a typed list, “3 Flame Fox (MT1) 001” per line."
+        ),
+    )
+    mapping = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text=_(
+            "For a header that cannot be read: which column holds each of our fields, as the "
+            "column's 0-based index or its header text, e.g. {“quantity”: 0, “name”: “Card”}. "
+            "Needs the quantity and the name (or card code). Remembered for that header."
         ),
     )
 
+    def validate_mapping(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > len(MAPPABLE):
+            raise serializers.ValidationError(_("Map each field at most once."))
+        for name, where in value.items():
+            if name not in MAPPABLE:
+                raise serializers.ValidationError(
+                    _("“%(field)s” is not a field; fields are %(fields)s.")
+                    % {"field": name[:40], "fields": ", ".join(MAPPABLE)}
+                )
+            readable = (isinstance(where, int) and not isinstance(where, bool)) or (
+                isinstance(where, str) and len(where) <= 200
+            )
+            if not readable:
+                raise serializers.ValidationError(
+                    _("Give the column of “%(field)s” as its index or its header text.")
+                    % {"field": name}
+                )
+        return value
+
     def validate_format(self, value: str) -> str:
-        codes = [*dialect_codes(), "list"]
+        codes = [*dialect_codes(), "generic", "list"]
         if value and value not in codes:
             raise serializers.ValidationError(
                 _("Give one of the formats: %(formats)s.") % {"formats": ", ".join(codes)}
@@ -167,6 +256,22 @@ class CollectionProblemOutputSerializer(serializers.Serializer[dict[str, Any]]):
 class CollectionImportProblemsOutputSerializer(serializers.Serializer[dict[str, Any]]):
     detail = serializers.CharField()
     problems = CollectionProblemOutputSerializer(many=True)
+    header = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text=_("A header that needs a mapping: its cells, to send a “mapping” for."),
+    )
+    rows = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text=_("The file's first rows, with the header."),
+    )
+    mappable = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text=_("Fields a column can hold.")
+    )
+    formats = serializers.CharField(
+        required=False, help_text=_("The collection format page: every format and its header.")
+    )
 
 
 class CollectionPlannedItemOutputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -253,7 +358,18 @@ class CollectionWishOutputSerializer(serializers.ModelSerializer[WishlistItem]):
 
 class CollectionSettingsSerializer(serializers.Serializer[dict[str, Any]]):
     is_public = serializers.BooleanField(
-        help_text=_("Anyone may read a public collection (never change it).")
+        required=False,
+        help_text=_(
+            "Anyone may read a public collection (never change it): the cards you mark for "
+            "trade, with their set, condition, finish, language and the copies offered."
+        ),
+    )
+    shows_all_cards = serializers.BooleanField(
+        required=False,
+        help_text=_(
+            "A public collection also shows every card you own and how many copies. Notes, "
+            "prices paid, binders, tags and acquisition dates are never shown to others."
+        ),
     )
 
 

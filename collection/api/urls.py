@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from collection.api import views
+from collection.api import job_views, views
 
 app_name = "collection-api"
 
@@ -22,6 +22,12 @@ urlpatterns: list[URLPattern] = [
         "collection/imports/<int:batch_id>/undo/", views.ImportUndoApi.as_view(), name="import-undo"
     ),
     path("collection/export/", views.ExportApi.as_view(), name="export"),
+    path("collection/jobs/<int:job_id>/", job_views.JobApi.as_view(), name="job"),
+    path(
+        "collection/jobs/<int:job_id>/download/",
+        job_views.JobDownloadApi.as_view(),
+        name="job-download",
+    ),
     path("collection/wishlist/", views.WishlistApi.as_view(), name="wishlist"),
     path("collection/wishlist/export/", views.WishlistExportApi.as_view(), name="wishlist-export"),
     path("collection/wishlist/<int:wish_id>/", views.WishDetailApi.as_view(), name="wish-detail"),

@@ -8,12 +8,18 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.exceptions import NotAuthenticated, NotFound, ValidationError
+from rest_framework.exceptions import NotAuthenticated, NotFound, Throttled, ValidationError
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,23 +28,36 @@ from rest_framework.views import APIView
 from catalog.api.pagination import CatalogPagination
 from catalog.models import Card, Game
 from catalog.query.errors import QueryError
-from collection import errors
+from collection import errors, limits
 from collection.api import serializers as s
+from collection.api.jobs import JOB_ACCEPTED, job_accepted, preload_body
 from collection.imports import (
     CollectionImportError,
     collection_export,
     collection_import_commit_batch,
     collection_import_preview,
+    collection_import_remember_mapping,
     dialect_or_none,
 )
-from collection.interchange.dialects import dialect_codes
-from collection.interchange.read import Problem
-from collection.interchange.write import export_wishlist
-from collection.models import CollectionItem, CollectionSettings, ImportBatch, WishlistItem
+from collection.interchange.dialects import MAPPABLE, dialect_codes
+from collection.interchange.read import Problem, ReadResult
+from collection.interchange.write import export_items, export_wishlist
+from collection.jobs import collection_job_submit
+from collection.models import (
+    CollectionItem,
+    CollectionJob,
+    CollectionSettings,
+    ImportBatch,
+    WishlistItem,
+)
 from collection.report import deck_collection_report
 from collection.selectors import (
+    collection_is_public,
     collection_items,
     collection_owner_for,
+    collection_public_items,
+    collection_public_view,
+    collection_shows_all_cards,
     printing_find,
     wishlist,
 )
@@ -46,9 +65,8 @@ from collection.services import (
     ItemSpec,
     collection_add,
     collection_import_undo,
-    collection_item_move,
+    collection_item_change,
     collection_item_set_quantity,
-    collection_item_update,
     collection_settings_update,
     deck_mark_built,
     deck_unmark_built,
@@ -71,6 +89,9 @@ UNKNOWN_PRINTING = _("No printing matches this set, number and variant (and card
 UNKNOWN_CARD = _("%(game)s has no card with the code “%(code)s”.")
 READ_ONLY = _("A public collection can be read, not changed, by others.")
 FORMAT_UNKNOWN = _("Give one of the formats: %(formats)s.")
+BIG_EXPORT_OWN_ONLY = _(
+    "This collection is too big to export in one request; only its owner can export it as a job."
+)
 
 _DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}}
 BAD_REQUEST = OpenApiResponse(
@@ -79,6 +100,10 @@ BAD_REQUEST = OpenApiResponse(
 )
 NOT_FOUND = OpenApiResponse(response=_DETAIL, description=NOT_FOUND_MESSAGE)
 UNAUTHORIZED = OpenApiResponse(response=_DETAIL, description=_("Not signed in."))
+CONFLICT = OpenApiResponse(
+    response={"type": "object", "additionalProperties": {}},
+    description=_("The item was removed or moved meanwhile: nothing was changed."),
+)
 OWNER = OpenApiParameter(
     "owner",
     OpenApiTypes.STR,
@@ -130,6 +155,8 @@ class CollectionApiView(APIView):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Http404):
             exc = NotFound(NOT_FOUND_MESSAGE)
+        if isinstance(exc, errors.CollectionConflict):
+            return Response({exc.field: [str(exc.message)]}, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, errors.CollectionError):
             exc = ValidationError({exc.field: [str(exc.message)]})
         if isinstance(exc, CollectionImportError):
@@ -137,16 +164,18 @@ class CollectionApiView(APIView):
         return super().handle_exception(exc)
 
 
-def _problems_response(problems: list[Problem]) -> Response:
-    return Response(
-        {
-            "detail": str(errors.IMPORT_REFUSED),
-            "problems": [
-                {"line": p.line, "column": p.column, "message": p.message} for p in problems
-            ],
-        },
-        status=status.HTTP_400_BAD_REQUEST,
-    )
+def _problems_response(problems: list[Problem], result: ReadResult | None = None) -> Response:
+    body: dict[str, Any] = {
+        "detail": str(errors.IMPORT_REFUSED),
+        "problems": [{"line": p.line, "column": p.column, "message": p.message} for p in problems],
+        "formats": reverse("collection:formats"),
+    }
+    if result is not None and (result.needs_mapping or result.tied):
+        # the mapping step: the header and first rows, to send a "mapping" for
+        body["header"] = result.header
+        body["rows"] = [result.header, *result.sample]
+        body["mappable"] = list(MAPPABLE)
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
 def _game(slug: str, field: str = "game") -> Game:
@@ -193,12 +222,20 @@ def _spec(data: dict[str, Any], index: int | None = None) -> ItemSpec:
     return spec
 
 
-def _owner(request: Request) -> Any:
+def _reader(request: Request) -> tuple[Any, bool]:
+    """Whose collection the request reads, and whether as another player (read-only: only
+    what the owner chose to show)."""
     username = request.query_params.get("owner")
     if not username and not request.user.is_authenticated:
         raise NotAuthenticated
-    owner, _read_only = collection_owner_for(viewer=request.user, username=username)
-    return owner
+    return collection_owner_for(viewer=request.user, username=username)
+
+
+ITEM_READ = PolymorphicProxySerializer(
+    component_name="CollectionItemRead",
+    serializers=[s.CollectionItemOutputSerializer, s.CollectionItemPublicOutputSerializer],
+    resource_type_field_name=None,
+)
 
 
 def _item_of(request: Request, item_id: int, *, write: bool) -> CollectionItem:
@@ -211,11 +248,11 @@ def _item_of(request: Request, item_id: int, *, write: bool) -> CollectionItem:
         raise Http404
     if item.owner_id == request.user.pk:
         return item
-    if (
-        not write
-        and CollectionSettings.objects.filter(owner_id=item.owner_id, is_public=True).exists()
-    ):
-        return item
+    if not write and collection_is_public(owner=item.owner_id):
+        shown = collection_public_items(owner=item.owner_id, filters={}).filter(pk=item.pk)
+        found = shown.first()
+        if found is not None:
+            return found
     raise Http404
 
 
@@ -229,19 +266,35 @@ class ItemListApi(CollectionApiView, generics.ListAPIView[CollectionItem]):
     filter_backends = ()
 
     def get_queryset(self) -> QuerySet[CollectionItem]:
+        owner, read_only = _reader(self.request)
+        self.read_only = read_only
+        filters = self.request.query_params
         try:
-            return collection_items(owner=_owner(self.request), filters=self.request.query_params)
+            if read_only:
+                return collection_public_items(owner=owner, filters=filters)
+            return collection_items(owner=owner, filters=filters)
         except QueryError as exc:
             raise ValidationError({"q": [str(exc)]}) from exc
+
+    #: set by get_queryset: another player reads only the public fields
+    read_only = False
+
+    def get_serializer_class(self) -> Any:
+        if self.read_only:
+            return s.CollectionItemPublicOutputSerializer
+        return s.CollectionItemOutputSerializer
 
     @extend_schema(
         tags=[TAG],
         summary=_("List collection items"),
         parameters=ITEM_FILTERS,
-        responses={200: s.CollectionItemOutputSerializer, 404: NOT_FOUND},
+        responses={200: ITEM_READ, 404: NOT_FOUND},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Your items (or a public collection's with `owner`), filtered and sorted."""
+        """Your items, filtered and sorted. With `owner`, another player's public collection:
+        their trade list, or every card if they chose to show it, with only the public fields
+        (filtered by game, set, card, type, condition, finish, language or `q`; sorted by name
+        or set, or quantity when every card is shown)."""
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
@@ -254,7 +307,9 @@ class ItemListApi(CollectionApiView, generics.ListAPIView[CollectionItem]):
         """Identical items (printing, condition, finish, language, binder) merge."""
         given = s.CollectionItemCreateInputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        outcome = collection_add(owner=request.user, specs=[_spec(dict(given.validated_data))])[0]
+        specs = [_spec(dict(given.validated_data))]
+        limits.collection_room_check(owner=request.user, specs=specs)
+        outcome = collection_add(owner=request.user, specs=specs)[0]
         item = _item_of(request, outcome.item_id or 0, write=True)
         return Response(s.CollectionItemOutputSerializer(item).data, status=status.HTTP_201_CREATED)
 
@@ -275,6 +330,7 @@ class ItemBulkApi(CollectionApiView):
         given = s.CollectionBulkAddInputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         specs = [_spec(dict(row), i) for i, row in enumerate(given.validated_data["items"])]
+        limits.collection_room_check(owner=request.user, specs=specs)
         outcomes = collection_add(owner=request.user, specs=specs)
         items = CollectionItem.objects.filter(pk__in=[o.item_id for o in outcomes]).select_related(
             "printing__card__game", "printing__card_set"
@@ -291,12 +347,15 @@ class ItemDetailApi(CollectionApiView):
         tags=[TAG],
         summary=_("Get a collection item"),
         parameters=[ITEM_ID],
-        responses={200: s.CollectionItemOutputSerializer, 404: NOT_FOUND},
+        responses={200: ITEM_READ, 404: NOT_FOUND},
     )
     def get(self, request: Request, item_id: int) -> Response:
-        return Response(
-            s.CollectionItemOutputSerializer(_item_of(request, item_id, write=False)).data
-        )
+        """Your item, or one another player shows in their public collection (public fields
+        only)."""
+        item = _item_of(request, item_id, write=False)
+        if item.owner_id == request.user.pk:
+            return Response(s.CollectionItemOutputSerializer(item).data)
+        return Response(s.CollectionItemPublicOutputSerializer(item).data)
 
     @extend_schema(
         tags=[TAG],
@@ -308,6 +367,7 @@ class ItemDetailApi(CollectionApiView):
             204: None,
             400: BAD_REQUEST,
             404: NOT_FOUND,
+            409: CONFLICT,
         },
     )
     def patch(self, request: Request, item_id: int) -> Response:
@@ -319,17 +379,9 @@ class ItemDetailApi(CollectionApiView):
         data = dict(given.validated_data)
         if not data:
             raise ValidationError({"non_field_errors": [_("Send at least one field to change.")]})
-        found = item
-        if "quantity" in data:
-            changed = collection_item_set_quantity(item=item, quantity=data.pop("quantity"))
-            if changed is None:
-                return Response(status=status.HTTP_204_NO_CONTENT)
-            found = changed
-        moves = {k: data.pop(k) for k in ("condition", "finish", "language", "binder") if k in data}
-        if data:
-            found = collection_item_update(item=found, **data)
-        if moves:
-            found = collection_item_move(item=found, quantity=found.quantity, **moves)
+        found = collection_item_change(item=item, changes=data)
+        if found is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(
             s.CollectionItemOutputSerializer(_item_of(request, found.pk, write=True)).data
         )
@@ -339,7 +391,7 @@ class ItemDetailApi(CollectionApiView):
         summary=_("Remove a collection item"),
         parameters=[ITEM_ID],
         request=None,
-        responses={204: None, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={204: None, 400: BAD_REQUEST, 404: NOT_FOUND, 409: CONFLICT},
     )
     def delete(self, request: Request, item_id: int) -> Response:
         """Removed copies are logged; copies reserved by a built deck are never removed."""
@@ -351,7 +403,9 @@ class ItemDetailApi(CollectionApiView):
 
 
 def _batch_of(request: Request, batch_id: int) -> ImportBatch:
-    batch = ImportBatch.objects.filter(pk=batch_id, owner_id=request.user.pk).first()
+    # its text (up to 16 MB) is read only where it is needed: a big one by the worker
+    mine = ImportBatch.objects.defer("content").filter(owner_id=request.user.pk)
+    batch = mine.filter(pk=batch_id).first()
     if batch is None:
         raise Http404
     return batch
@@ -360,12 +414,19 @@ def _batch_of(request: Request, batch_id: int) -> ImportBatch:
 class ImportPreviewApi(CollectionApiView):
     throttle_classes = [ImportThrottle]
 
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        # the import's own body limit (COLLECTION_IMPORT_MAX_MB), not every endpoint's
+        refused = preload_body(request, limit=3 * limits.import_max_bytes())
+        return refused or super().dispatch(request, *args, **kwargs)
+
     @extend_schema(
         tags=[TAG],
         summary=_("Preview an import"),
         request=s.CollectionImportInputSerializer,
         responses={
             201: s.CollectionImportOutputSerializer,
+            202: JOB_ACCEPTED,
+            429: OpenApiResponse(_DETAIL, description=_("Too many imports this hour.")),
             400: OpenApiResponse(
                 s.CollectionImportProblemsOutputSerializer,
                 description=_("Every bad row; nothing was stored."),
@@ -380,15 +441,41 @@ class ImportPreviewApi(CollectionApiView):
         given.is_valid(raise_exception=True)
         data = given.validated_data
         game = _game(data["game"]) if data.get("game") else None
+        too_long = limits.import_rows_problem(data["content"])
+        if too_long:
+            raise ValidationError({"content": [too_long]})
+        throttled = limits.import_started(user=request.user)
+        if throttled:
+            raise Throttled(detail=throttled)
+        if limits.text_rows(data["content"]) - 1 > limits.job_threshold():
+            if data.get("mapping"):
+                # remembered first: the worker reads the file with it
+                wrong = collection_import_remember_mapping(
+                    owner=request.user, content=data["content"], mapping=data["mapping"]
+                )
+                if wrong:
+                    raise ValidationError({"mapping": wrong})
+            job = collection_job_submit(
+                owner=request.user,
+                kind=CollectionJob.Kind.PREVIEW,
+                content=data["content"],
+                params={
+                    "game": game.slug if game else "",
+                    "format": data.get("format", ""),
+                    "file_name": data.get("file_name", "")[:255],
+                },
+            )
+            return job_accepted(job)
         preview = collection_import_preview(
             owner=request.user,
             content=data["content"],
             game=game,
             dialect_code=data.get("format", ""),
             file_name=data.get("file_name", ""),
+            mapping=data.get("mapping"),
         )
         if preview.batch is None:
-            return _problems_response(preview.result.problems)
+            return _problems_response(preview.result.problems, preview.result)
         names = {p.pk: str(p) for p in _printings([o.spec.printing_id for o in preview.plan[:200]])}
         body = {
             "id": preview.batch.pk,
@@ -433,13 +520,24 @@ class ImportCommitApi(CollectionApiView):
         request=None,
         responses={
             200: s.CollectionBatchOutputSerializer,
+            202: JOB_ACCEPTED,
             400: s.CollectionImportProblemsOutputSerializer,
             404: NOT_FOUND,
         },
     )
     def post(self, request: Request, batch_id: int) -> Response:
         """Write the previewed file as one batch (re-checked first: all or nothing)."""
-        batch = collection_import_commit_batch(batch=_batch_of(request, batch_id))
+        batch = _batch_of(request, batch_id)
+        if batch.row_count > limits.job_threshold():
+            kind = CollectionJob.Kind.COMMIT
+            return job_accepted(collection_job_submit(owner=request.user, kind=kind, batch=batch))
+        try:
+            batch = collection_import_commit_batch(batch=batch)
+        except errors.CollectionConflict:
+            raise  # a lost race: 409
+        except errors.CollectionError as exc:
+            # every refusal of a commit in the documented shape: {detail, problems}
+            return _problems_response([Problem(0, exc.field, str(exc.message))])
         return Response(s.CollectionBatchOutputSerializer(batch).data)
 
 
@@ -449,11 +547,20 @@ class ImportUndoApi(CollectionApiView):
         summary=_("Undo a committed import"),
         parameters=[BATCH_ID],
         request=None,
-        responses={200: s.CollectionBatchOutputSerializer, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={
+            200: s.CollectionBatchOutputSerializer,
+            202: JOB_ACCEPTED,
+            400: BAD_REQUEST,
+            404: NOT_FOUND,
+        },
     )
     def post(self, request: Request, batch_id: int) -> Response:
         """Take away exactly what the import added, logged; refused if those copies changed."""
-        batch = collection_import_undo(batch=_batch_of(request, batch_id))
+        batch = _batch_of(request, batch_id)
+        if batch.row_count > limits.job_threshold():
+            kind = CollectionJob.Kind.UNDO
+            return job_accepted(collection_job_submit(owner=request.user, kind=kind, batch=batch))
+        batch = collection_import_undo(batch=batch)
         return Response(s.CollectionBatchOutputSerializer(batch).data)
 
 
@@ -470,11 +577,17 @@ class ExportApi(CollectionApiView):
             _query("format", _("decklab (default) or another tool's CSV."), dialect_codes()),
             _query("game", _("Only this game's items.")),
         ],
-        responses={200: s.CollectionExportOutputSerializer, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={
+            200: s.CollectionExportOutputSerializer,
+            202: JOB_ACCEPTED,
+            400: BAD_REQUEST,
+            404: NOT_FOUND,
+        },
     )
     def get(self, request: Request) -> Response:
-        """The whole collection as CSV text, with what the format could not carry."""
-        owner = _owner(request)
+        """The whole collection as CSV text, with what the format could not carry. Another
+        player's public collection: what they show, with only the public fields."""
+        owner, read_only = _reader(request)
         code = request.query_params.get("format") or "decklab"
         dialect = dialect_or_none(code)
         if dialect is None:
@@ -483,14 +596,34 @@ class ExportApi(CollectionApiView):
             )
         slug = request.query_params.get("game")
         game = _game(slug) if slug else None
-        exported = collection_export(owner=owner, dialect=dialect, game=game)
-        body = {
-            "format": code,
-            "rows": exported.rows,
-            "content": exported.content,
-            "warnings": exported.warnings,
-        }
-        return Response(s.CollectionExportOutputSerializer(body).data)
+        if read_only:
+            # only what the owner shows is counted: the size of the rest stays private too
+            all_cards = collection_shows_all_cards(owner=owner)
+            filters = {"game": game.slug} if game else {}
+            shown = collection_public_items(owner=owner, filters=filters, all_cards=all_cards)
+            if shown.count() > limits.job_threshold():
+                raise ValidationError({"owner": [BIG_EXPORT_OWN_ONLY]})
+            views = (collection_public_view(i, all_cards=all_cards) for i in shown.iterator(2000))
+            return _export_response(code, export_items(views, dialect))
+        items = CollectionItem.objects.filter(owner=owner)
+        if game is not None:
+            items = items.filter(printing__card__game=game)
+        if items.count() > limits.job_threshold():
+            # a big export is written by a worker, for the signed-in player who asked
+            params = {"format": code, "game": slug or ""}
+            kind = CollectionJob.Kind.EXPORT
+            return job_accepted(collection_job_submit(owner=owner, kind=kind, params=params))
+        return _export_response(code, collection_export(owner=owner, dialect=dialect, game=game))
+
+
+def _export_response(code: str, exported: Any) -> Response:
+    body = {
+        "format": code,
+        "rows": exported.rows,
+        "content": exported.content,
+        "warnings": exported.warnings,
+    }
+    return Response(s.CollectionExportOutputSerializer(body).data)
 
 
 # --- wishlist and settings ---------------------------------------------------------------------
@@ -612,7 +745,12 @@ class SettingsApi(CollectionApiView):
     )
     def get(self, request: Request) -> Response:
         found = CollectionSettings.objects.filter(owner_id=request.user.pk).first()
-        return Response({"is_public": bool(found and found.is_public)})
+        return Response(
+            {
+                "is_public": bool(found and found.is_public),
+                "shows_all_cards": bool(found and found.shows_all_cards),
+            }
+        )
 
     @extend_schema(
         tags=[TAG],
@@ -623,10 +761,10 @@ class SettingsApi(CollectionApiView):
     def patch(self, request: Request) -> Response:
         given = s.CollectionSettingsSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        found = collection_settings_update(
-            owner=request.user, is_public=given.validated_data["is_public"]
-        )
-        return Response({"is_public": found.is_public})
+        if not given.validated_data:
+            raise ValidationError({"non_field_errors": [_("Send at least one field to change.")]})
+        found = collection_settings_update(owner=request.user, **given.validated_data)
+        return Response({"is_public": found.is_public, "shows_all_cards": found.shows_all_cards})
 
 
 # --- a deck and the collection -----------------------------------------------------------------
@@ -647,8 +785,8 @@ class DeckReportApi(CollectionApiView):
         """Your collection against a deck you can read: owned and missing per entry (any
         printing unless the entry pins one), copies held by your other built decks."""
         deck = _deck(request, public_id)
+        # the report's rows name each entry's card and printing: no second read of the entries
         report = deck_collection_report(deck=deck, viewer=request.user)
-        entries = {e.pk: e for e in deck.entries.select_related("card", "printing__card_set")}
         body = {
             "buildable": report.buildable,
             "is_built": report.is_built,
@@ -659,8 +797,8 @@ class DeckReportApi(CollectionApiView):
                 {
                     "entry_id": e.entry_id,
                     "zone": e.zone,
-                    "card": entries[e.entry_id].card.code,
-                    "printing": str(entries[e.entry_id].printing or ""),
+                    "card": e.card_code,
+                    "printing": e.printing_label,
                     "needed": e.needed,
                     "owned": e.owned,
                     "missing": e.missing,

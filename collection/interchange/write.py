@@ -1,5 +1,6 @@
 """Writing a collection (or a wishlist) as CSV in any dialect, with loss warnings: a format
-that cannot carry a field says so, never drops it silently."""
+that cannot carry a field says so, never drops it silently. Every cell goes through
+``safety.protect``: nothing a spreadsheet would run as a formula is written as one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from collection.interchange.dialects import FIELD_LABELS, Dialect
+from collection.interchange.safety import protect
 from collection.models import CollectionItem, WishlistItem
 from collection.vocab import NORMAL
 
@@ -59,6 +61,9 @@ def _values(item: CollectionItem) -> dict[str, Any]:
     }
 
 
+#: columns whose plain numbers (even a negative one) are written as numbers
+NUMERIC = frozenset({"quantity", "trade_quantity", "price"})
+
 _EMPTY = {
     "variant": "",
     "trade_quantity": 0,
@@ -76,7 +81,10 @@ def export_items(items: Iterable[CollectionItem], dialect: Dialect) -> Export:
     if dialect.sep_line:
         out.write("sep=,\r\n")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(dialect.header)
+    header = dialect.header
+    writer.writerow(header)
+    field_of = {title: name for name, title in dialect.columns.items()}
+    field_of.update(dialect.mirrors)
     lost: Counter[str] = Counter()
     conditions: Counter[str] = Counter()
     finishes = 0
@@ -95,8 +103,14 @@ def export_items(items: Iterable[CollectionItem], dialect: Dialect) -> Export:
                 finishes += 1
             values["finish"] = normal_word if item.finish == NORMAL else foil_word
         values["language"] = dialect.language_out(item.language)
-        row = [values[name] for name in dialect.columns]
-        writer.writerow([*row, *([""] * len(dialect.extra_columns))])
+        writer.writerow(
+            [
+                protect(values[field_of[title]], numeric=field_of[title] in NUMERIC)
+                if title in field_of
+                else ""
+                for title in header
+            ]
+        )
         rows += 1
     warnings = [
         _(LOSS_FIELD) % {"format": dialect.label, "field": FIELD_LABELS[name], "count": count}
@@ -126,16 +140,15 @@ def export_wishlist(wishes: Iterable[WishlistItem]) -> str:
     writer.writerow(WISHLIST_HEADER)
     for wish in wishes:
         printing = wish.printing
-        writer.writerow(
-            [
-                wish.card.game.slug,
-                wish.card.code,
-                wish.card.name_en,
-                wish.card.name_ja,
-                printing.card_set.code if printing else "",
-                printing.collector_number if printing else "",
-                printing.variant if printing else "",
-                wish.quantity,
-            ]
-        )
+        cells = [
+            wish.card.game.slug,
+            wish.card.code,
+            wish.card.name_en,
+            wish.card.name_ja,
+            printing.card_set.code if printing else "",
+            printing.collector_number if printing else "",
+            printing.variant if printing else "",
+            wish.quantity,
+        ]
+        writer.writerow([*(protect(c) for c in cells[:-1]), protect(cells[-1], numeric=True)])
     return out.getvalue()

@@ -39,12 +39,28 @@ def finish_name(code: str, game_slug: str) -> str:
 def profile_trades(player: Any, viewer: Any) -> dict[str, Any]:
     """A player's profile's link to their trade list: shown when the collection is public
     (to anyone) or to the player themself."""
-    from collection.selectors import collection_is_public, trade_list
+    from collection.models import CollectionSettings
+    from collection.selectors import trade_list
 
     is_self = bool(viewer.is_authenticated and viewer.pk == player.pk)
-    shown = is_self or collection_is_public(owner=player)
+    public, all_cards = False, False
+    if not is_self:
+        # both in one query (none for the player themself): the profile's query count is fixed
+        settings = CollectionSettings.objects.filter(owner=player)
+        public, all_cards = settings.values_list("is_public", "shows_all_cards").first() or (
+            False,
+            False,
+        )
+    shown = is_self or public
     count = trade_list(owner=player).count() if shown else 0
-    return {"player": player, "shown": shown, "count": count, "is_self": is_self}
+    all_cards = public and all_cards
+    return {
+        "player": player,
+        "shown": shown,
+        "count": count,
+        "is_self": is_self,
+        "all_cards": all_cards,
+    }
 
 
 @register.inclusion_tag("collection/_card_copies.html", takes_context=True)

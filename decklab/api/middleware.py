@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -32,13 +32,34 @@ ALWAYS_ALLOWED = frozenset({"format"})
 _CONVERTER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
+#: drf-spectacular's generator is not thread-safe: threads of a fresh worker building the schema
+#: at once crashed some of them (3-8 of 16 first requests answered 500). One builds, the others
+#: wait for its result; the WSGI module builds it before the worker serves at all (warm_up).
+_build_lock = threading.Lock()
+_built: dict[tuple[str, ...], dict[tuple[str, str], frozenset[str]]] = {}
+
+
 def documented_query_parameters() -> dict[tuple[str, str], frozenset[str]]:
     """The documented parameters for the games registered now (a game registered later, such
     as one named in DECKLAB_EXTRA_GAMES or a test's, brings its own facets)."""
-    return _documented_for(tuple(registry.slugs()))
+    games = tuple(registry.slugs())
+    found = _built.get(games)
+    if found is None:
+        with _build_lock:
+            found = _built.get(games)
+            if found is None:
+                found = _built[games] = _documented_for(games)
+    return found
 
 
-@cache
+def warm_up() -> None:
+    """Build the schema now (decklab/wsgi.py): before gunicorn forks, or before a worker serves."""
+    try:
+        documented_query_parameters()
+    except Exception:  # never keep the site from starting: the first request builds it instead
+        log.exception("The API schema could not be built at start-up")
+
+
 def _documented_for(games: tuple[str, ...]) -> dict[tuple[str, str], frozenset[str]]:
     """(OpenAPI path, method) -> the query parameters the schema documents for it."""
     from drf_spectacular.generators import SchemaGenerator

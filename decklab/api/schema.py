@@ -70,3 +70,14 @@ def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 if str(code)[0] in "45":
                     response["content"] = {"application/json": {"schema": ERROR_REF}}
     return result
+
+
+def overlapping_alternatives(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: a component offering alternative shapes without a
+    discriminator (``PolymorphicProxySerializer`` with no type field) is ``anyOf``, not
+    ``oneOf``. The shapes may overlap (a player's own collection item carries every field of
+    the public one), and ``oneOf`` then declares the very answers the API gives invalid."""
+    for component in result.get("components", {}).get("schemas", {}).values():
+        if "oneOf" in component and "discriminator" not in component:
+            component["anyOf"] = component.pop("oneOf")
+    return result

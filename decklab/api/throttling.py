@@ -19,6 +19,8 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from decklab.client_address import client_address
+
 log = logging.getLogger(__name__)
 
 
@@ -52,6 +54,11 @@ class AtomicRateThrottle(SimpleRateThrottle):
             log.warning("API throttle skipped: the cache cannot be reached", exc_info=True)
             return True
         return bool(count <= self.num_requests)
+
+    def get_ident(self, request: Request) -> str:
+        # the same client address as the login limits, read through PROXY_COUNT trusted proxies
+        # (DRF's own reads X-Forwarded-For by NUM_PROXIES, a second setting that could disagree)
+        return client_address(getattr(request, "_request", request))
 
     def wait(self) -> float | None:
         return max(0.0, self.window_ends - time.time())

@@ -24,7 +24,7 @@ from django.utils.functional import lazy
 from rest_framework.exceptions import ValidationError
 
 from catalog.models import Card, Game, Printing
-from catalog.search import normalise
+from catalog.search import name_key
 from catalog.spec import get_game, is_game
 from decks.api import errors
 from decks.game_rules import deck_rules
@@ -102,7 +102,7 @@ class _Suggester:
                 by_key.setdefault(code.casefold(), code)
                 for name in (name_en, name_ja):
                     if name:
-                        by_key.setdefault(_name_key(name), f"{code} ({name})")
+                        by_key.setdefault(name_key(name), f"{code} ({name})")
             self.keys[game.pk] = by_key
         return self.keys[game.pk]
 
@@ -112,13 +112,9 @@ class _Suggester:
             return ()
         by_key = self._keys(game)
         close = difflib.get_close_matches(
-            _name_key(text), list(by_key), n=MAX_SUGGESTIONS, cutoff=0.6
+            name_key(text), list(by_key), n=MAX_SUGGESTIONS, cutoff=0.6
         )
         return tuple(dict.fromkeys(by_key[k] for k in close))
-
-
-def _name_key(text: str) -> str:
-    return " ".join(normalise(text).split())
 
 
 def pin_text(pin: Mapping[str, Any]) -> str:

@@ -84,6 +84,15 @@ EXPORT_PARAMETERS = [
         _("text (DeckLab text format, default) or one of the deck's game's own formats."),
         enum=format_codes(),
     ),
+    _query(
+        "names",
+        OpenApiTypes.STR,
+        _(
+            "The language of the text list's card names: en or ja; by default the request's "
+            "(Accept-Language). Importing reads either."
+        ),
+        enum=["en", "ja"],
+    ),
 ]
 
 _DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}}

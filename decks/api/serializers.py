@@ -7,6 +7,7 @@ name inside a deck). Legality problems are the checker's records (``Problem.as_d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import reverse
@@ -15,9 +16,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from catalog.api.serializers import DataNoteSerializer
 from decks.api.reads import DeckReading, read_deck
 from decks.legality.problems import Severity
 from decks.models import Deck, DeckEntry, DeckRevision
+from games.links import rule_path, rule_titles
 from games.official import official_product
 
 NAME_HELP = _("The card's name in the request's language (Accept-Language), else the other one.")
@@ -63,12 +66,39 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     rule = serializers.CharField(
         read_only=True, help_text=_("The rules digest line applied (file:line); empty for a list.")
     )
+    rule_url = serializers.SerializerMethodField(
+        help_text=_(
+            "The rule on the game's rules reference page (/rules/<game>/#<anchor>), absolute; "
+            "null when the problem cites no rule of the reference."
+        )
+    )
+    rule_title = serializers.SerializerMethodField(
+        help_text=_("The rule's title on that page, in English and Japanese; null without one.")
+    )
     zone = serializers.CharField(read_only=True, allow_null=True)
     expected = serializers.JSONField(read_only=True, allow_null=True)
     actual = serializers.JSONField(read_only=True, allow_null=True)
     message = LanguagesSerializer(read_only=True)
     fix = LanguagesSerializer(read_only=True, allow_null=True)
     cards = ProblemCardSerializer(many=True, read_only=True)
+
+    @extend_schema_field({"type": "string", "format": "uri", "nullable": True})
+    def get_rule_url(self, problem: dict[str, Any]) -> str | None:
+        path = rule_path(problem.get("rule", ""))
+        return _absolute(self, path) if path else None
+
+    @extend_schema_field(LanguagesSerializer(allow_null=True))
+    def get_rule_title(self, problem: dict[str, Any]) -> dict[str, str] | None:
+        return rule_titles(problem.get("rule", ""))
+
+
+def problem_records(
+    problems: list[dict[str, Any]], context: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Problem records (``Problem.as_dict()``) as the API writes them: with the rule's link
+    and title."""
+    serializer = ProblemSerializer(context=dict(context))
+    return [dict(serializer.to_representation(problem)) for problem in problems]
 
 
 class ListProblemSerializer(ProblemSerializer):
@@ -160,7 +190,8 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     entries = serializers.SerializerMethodField()
     legality = serializers.SerializerMethodField()
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    # the same list of notes as the product's (it was documented as an object, and is a list)
+    @extend_schema_field(DataNoteSerializer(many=True))
     def get_data_notes(self, deck: Deck) -> list[dict[str, str]]:
         product = deck.source_product
         official = official_product(deck.game.slug, product.code) if product else None
@@ -195,7 +226,8 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     @extend_schema_field(LegalitySerializer)
     def get_legality(self, deck: Deck) -> dict[str, Any]:
         reading = self._reading(deck)
-        return {"legal": reading.legal, "problems": [p.as_dict() for p in reading.problems]}
+        problems = [p.as_dict() for p in reading.problems]
+        return {"legal": reading.legal, "problems": problem_records(problems, self.context)}
 
 
 # --- Validation -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -41,6 +42,7 @@ from decks.api.views_decks import game_or_400
 from decks.imports.errors import DeckImportError
 from decks.imports.formats import TEXT, format_codes, format_for, game_formats
 from decks.imports.service import deck_export, deck_import, deck_import_into
+from decks.imports.text import NAME_LANGUAGES, names_language
 from decks.models import Deck
 
 IMPORT_REFUSED = OpenApiResponse(
@@ -103,7 +105,12 @@ class DeckExportApi(DeckApiView):
         if fmt != TEXT and format_for(deck.game.slug, fmt) is None:
             mine = ", ".join([TEXT, *(f.code for f in game_formats(deck.game.slug))])
             raise ValidationError({"format": [errors.EXPORT_NOT_THIS_GAME % {"formats": mine}]})
-        exported = deck_export(deck=deck, fmt=fmt)
+        # the names in the request's language (Accept-Language) unless ``names`` says
+        names = request.query_params.get("names") or names_language(get_language())
+        if names not in NAME_LANGUAGES:
+            languages = ", ".join(NAME_LANGUAGES)
+            raise ValidationError({"names": [errors.EXPORT_NAMES % {"languages": languages}]})
+        exported = deck_export(deck=deck, fmt=fmt, names=names)
         if isinstance(exported, str):
             return HttpResponse(exported, content_type="text/plain; charset=utf-8")
         return Response(exported)
@@ -246,4 +253,4 @@ class DeckValidateApi(DeckApiView):
             answer = validate_text(text=data["text"], **common)
         else:
             answer = validate_entries(entries=data["entries"], **common)
-        return Response(ValidationOutputSerializer(answer).data)
+        return Response(ValidationOutputSerializer(answer, context={"request": request}).data)

@@ -50,6 +50,7 @@ ABOUT_CARD = _("“%(card)s”: %(message)s")
 
 # --- services --------------------------------------------------------------------------------
 UNKNOWN_FORMAT = _("Unknown deck list format “%(fmt)s”.")
+UNKNOWN_NAMES_LANGUAGE = _("Card names are written in one of: %(languages)s.")
 NOTHING_TO_IMPORT = _("There is nothing to import.")
 REFUSED = _("The deck could not be saved: %(reason)s")
 

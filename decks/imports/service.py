@@ -22,7 +22,7 @@ from decks.imports import errors
 from decks.imports.errors import DeckImportError, LineProblem
 from decks.imports.formats import TEXT, all_formats, format_for
 from decks.imports.guess import guess
-from decks.imports.text import ParsedDeck, export_deck_text, parse_deck_text
+from decks.imports.text import NAME_LANGUAGES, ParsedDeck, export_deck_text, parse_deck_text
 from decks.models import Deck
 from decks.services import deck_create, deck_replace
 
@@ -178,10 +178,15 @@ def deck_import_into(
         raise _refused_by_services(exc) from exc
 
 
-def deck_export(*, deck: Deck, fmt: Format = TEXT) -> str | dict[str, Any]:
-    """The deck as a DeckLab text list, or in one of its game's own formats (JSON)."""
+def deck_export(*, deck: Deck, fmt: Format = TEXT, names: str = "en") -> str | dict[str, Any]:
+    """The deck as a DeckLab text list (its cards named in ``names``: en or ja), or in one of
+    its game's own formats (JSON, which those formats write in their own way)."""
+    if names not in NAME_LANGUAGES:
+        raise _refuse(
+            errors.UNKNOWN_NAMES_LANGUAGE % {"languages": ", ".join(NAME_LANGUAGES)}, "names"
+        )
     if fmt == TEXT:
-        return export_deck_text(deck)
+        return export_deck_text(deck, names)
     own = format_for(deck.game.slug, fmt)
     if own is None:
         if fmt in all_formats():

@@ -24,7 +24,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import translation
 
 from catalog.models import Card, Game, Printing
-from catalog.search import normalise
+from catalog.search import name_key, normalise
 from catalog.spec import all_games, get_game
 from decks.extras import ExtraError, extra_of, extras_of
 from decks.game_rules import DeckRules, deck_rules
@@ -93,11 +93,6 @@ def _extra_keys() -> dict[str, str]:
         for extra in extras_of(slug)
         for name in extra.text_keys
     }
-
-
-def name_key(text: str) -> str:
-    """How names are compared: case-, width- and kana-insensitive, spaces collapsed."""
-    return " ".join(normalise(text).split())
 
 
 def _quoted(names: Iterable[str]) -> str:
@@ -620,8 +615,17 @@ def _shared_names(game: Game, viewer: Any) -> Counter[str]:
     return counts
 
 
-def _card_ref(card: Card, shared: Counter[str]) -> str:
-    name = card.name_en or card.name_ja
+#: the languages a list's card names are written in (``names``); reading takes either
+NAME_LANGUAGES = ("en", "ja")
+
+
+def names_language(language: str | None) -> str:
+    """The names' language for an interface language ("ja-jp" -> "ja"; anything else "en")."""
+    return "ja" if (language or "").lower().startswith("ja") else "en"
+
+
+def _card_ref(card: Card, shared: Counter[str], names: str = "en") -> str:
+    name = (card.name_ja or card.name_en) if names == "ja" else (card.name_en or card.name_ja)
     plain = (
         name
         and name == name.strip()
@@ -640,8 +644,10 @@ def export_entries_text(
     variant: str = "",
     extras: dict[str, Any] | None = None,
     viewer: Any = None,
+    names: str = "en",
 ) -> str:
-    """A deck list of these entries (printings with ``card_set`` loaded) and deck fields."""
+    """A deck list of these entries (printings with ``card_set`` loaded) and deck fields, its
+    cards named in ``names`` (en or ja; a card without a name there keeps the other)."""
     rules = deck_rules(game.slug)
     shared = _shared_names(game, viewer)
     lines = []
@@ -664,12 +670,13 @@ def export_entries_text(
         lines.extend(("", f"## {zone}"))
         for entry in by_zone[zone]:
             pin = f" {printing_pin(entry.printing)}" if entry.printing else ""
-            lines.append(f"{entry.quantity} {_card_ref(entry.card, shared)}{pin}")
+            lines.append(f"{entry.quantity} {_card_ref(entry.card, shared, names)}{pin}")
     return "\n".join(lines) + "\n"
 
 
-def export_deck_text(deck: Deck) -> str:
-    """The deck as a DeckLab text list that reads back into exactly this deck."""
+def export_deck_text(deck: Deck, names: str = "en") -> str:
+    """The deck as a DeckLab text list that reads back into exactly this deck (its cards
+    named in ``names``: en or ja)."""
     entries = [EntrySpec(e.card, e.zone, e.quantity, e.printing) for e in deck_entries(deck=deck)]
     return export_entries_text(
         game=deck.game,
@@ -678,4 +685,5 @@ def export_deck_text(deck: Deck) -> str:
         variant=deck.variant,
         extras=deck.extras,
         viewer=deck.owner,
+        names=names,
     )

@@ -221,7 +221,11 @@ class CopyLimit:
                         severity=Severity.ERROR,
                         cite=self.cite,
                         message=Text(
-                            _("%(card)s: %(actual)d copies; at most %(expected)d are allowed."),
+                            ngettext_lazy(
+                                "%(card)s: %(actual)d copies; at most %(expected)d is allowed.",
+                                "%(card)s: %(actual)d copies; at most %(expected)d are allowed.",
+                                "expected",
+                            ),
                             {"actual": actual, "expected": limit},
                             {"card": card},
                         ),

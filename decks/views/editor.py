@@ -51,7 +51,6 @@ from decks.services import (
 from decks.views.access import get_deck_for_user, is_htmx
 from decks.views.panels import PRINTINGS_PREFETCH, deck_panels
 from decks.views.rows import editor_rows
-from games import registry
 
 SEARCH_LIMIT = 30
 Change = Callable[[Deck, int], None]
@@ -186,16 +185,13 @@ def add(request: HttpRequest, public_id: str) -> HttpResponse:
         card = visible_cards(game=deck.game, user=request.user).filter(code=data["card"]).first()
         if card is None:
             raise DeckError(errors.CARD_NOT_VISIBLE, "card")
+        # without a printing the service pins the game's default one (Unmatched: the hero's
+        # own printing), as for the API and imports; the entry row lets the player change it
         printing = None
         if data.get("printing"):
             printing = Printing.objects.filter(card=card, pk=data["printing"]).first()
             if printing is None:
                 raise DeckError(NO_SUCH_PRINTING, "printing")
-        else:
-            # the game's default printing for this deck (Unmatched: the hero's own printing,
-            # with its fighter and boost); the entry row shows it and lets the player change it
-            pick = registry.get(deck.game.slug).declared("deck", "default_printing")
-            printing = pick(deck, card) if pick is not None else None
         deck_entry_add(
             deck=deck,
             user=request.user,

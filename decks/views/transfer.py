@@ -13,10 +13,11 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -28,9 +29,10 @@ from decks.forms import (
     deck_games,
     version_from_post,
 )
-from decks.imports.errors import DeckImportError, LineProblem
+from decks.imports.errors import UNKNOWN_NAMES_LANGUAGE, DeckImportError, LineProblem
 from decks.imports.formats import TEXT, format_for, game_formats
 from decks.imports.service import deck_export, deck_import, deck_import_into
+from decks.imports.text import NAME_LANGUAGES, names_language
 from decks.views.access import get_deck_for_user
 
 
@@ -103,7 +105,9 @@ def import_into(request: HttpRequest, public_id: str) -> HttpResponse:
                 return redirect("decks:detail", deck.public_id)
     else:
         # the deck's own list to start from: editing it as text is the quickest bulk change
-        form = DeckImportIntoForm(initial={"fmt": "text", "text": deck_export(deck=deck)})
+        names = names_language(get_language())
+        text = deck_export(deck=deck, names=names)
+        form = DeckImportIntoForm(initial={"fmt": "text", "text": text})
     own = game_formats(deck.game.slug)
     fmt_field = form.fields["fmt"]
     assert isinstance(fmt_field, forms.ChoiceField)
@@ -124,7 +128,12 @@ def export(request: HttpRequest, public_id: str, fmt: str) -> HttpResponse:
     deck = get_deck_for_user(request, public_id)
     if fmt != TEXT and format_for(deck.game.slug, fmt) is None:
         raise Http404
-    exported = deck_export(deck=deck, fmt=fmt)
+    # the card names in the interface's language unless the link says (?names=en|ja)
+    names = request.GET.get("names") or names_language(get_language())
+    if names not in NAME_LANGUAGES:
+        message = UNKNOWN_NAMES_LANGUAGE % {"languages": ", ".join(NAME_LANGUAGES)}
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    exported = deck_export(deck=deck, fmt=fmt, names=names)
     stem = slugify(deck.name) or deck.public_id
     if isinstance(exported, str):
         body, content_type, suffix = exported, "text/plain; charset=utf-8", "txt"

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.mattsan.constants import BENCH_SLOTS, K_OTHER, K_TRUMP, K_UNIT
 from simulator.engine.cards import SimDeck
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.plan import PlanStep
 
 
@@ -102,8 +102,12 @@ def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> lis
     if idle:
         steps.append(
             PlanStep(
-                N_("%(cards)s stay in hand: this goldfish never plays traps or terrain."),
-                {"cards": ", ".join(names[c] for c in idle)},
+                NP_(
+                    "%(cards)s stays in hand: this goldfish never plays traps or terrain.",
+                    "%(cards)s stay in hand: this goldfish never plays traps or terrain.",
+                    "count",
+                ),
+                {"cards": ", ".join(names[c] for c in idle), "count": len(idle)},
                 tuple(idle),
             )
         )

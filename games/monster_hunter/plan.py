@@ -27,7 +27,7 @@ from games.monster_hunter.policy import (
 )
 from games.monster_hunter.state import MonsterHunterState
 from simulator.engine.cards import SimDeck
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.plan import PlanStep
 
 
@@ -51,19 +51,27 @@ def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> lis
     weapons = [c for c in hand if state.matches(c)]
     items = [c for c in hand if p.kind[c] == ITEM]
     usable = [c for c in items if state.usable(c)]
+    # two sentences, each with its own number, so each takes its own plural form
     steps.append(
         PlanStep(
-            N_(
-                "%(weapons)d weapon cards can be discarded for +1 attack each; %(usable)d "
-                "of %(items)d items match %(hunter)s's item icons."
+            NP_(
+                "%(weapons)d weapon card can be discarded for +1 attack.",
+                "%(weapons)d weapon cards can be discarded for +1 attack each.",
+                "weapons",
             ),
-            {
-                "weapons": len(weapons),
-                "usable": len(usable),
-                "items": len(items),
-                "hunter": p.hunter_name,
-            },
-            tuple(weapons + usable),
+            {"weapons": len(weapons)},
+            tuple(weapons),
+        )
+    )
+    steps.append(
+        PlanStep(
+            NP_(
+                "Items matching %(hunter)s's item icons: %(usable)d of %(items)d item.",
+                "Items matching %(hunter)s's item icons: %(usable)d of %(items)d items.",
+                "items",
+            ),
+            {"usable": len(usable), "items": len(items), "hunter": p.hunter_name},
+            tuple(usable),
         )
     )
     monster = best_monster(state)
@@ -124,9 +132,12 @@ def _hunt_step(state: MonsterHunterState) -> PlanStep:
     """Where the hunter goes on the first turn and what it would spend there."""
     if state.dist > state.movement():
         return PlanStep(
-            N_(
+            NP_(
+                "The hunter walks toward the training sheet: %(left)d more area to go before "
+                "it can hunt.",
                 "The hunter walks toward the training sheet: %(left)d more areas to go "
-                "before it can hunt."
+                "before it can hunt.",
+                "left",
             ),
             {"left": state.dist - state.movement()},
             (),
@@ -144,9 +155,12 @@ def _hunt_step(state: MonsterHunterState) -> PlanStep:
     hp, _attack, _reach, rank = state.prepared.lineup[slot]
     spent = state.spend_plan(cost) if cost else []
     return PlanStep(
-        N_(
+        NP_(
             "The hunter heads for reference monster %(slot)d (HP %(hp)d, rank %(rank)d): "
-            "attack %(attack)d plus %(cost)d discarded cards slays it."
+            "attack %(attack)d plus %(cost)d discarded card slays it.",
+            "The hunter heads for reference monster %(slot)d (HP %(hp)d, rank %(rank)d): "
+            "attack %(attack)d plus %(cost)d discarded cards slays it.",
+            "cost",
         ),
         {"slot": slot + 1, "hp": hp, "rank": rank, "attack": state.attack(), "cost": cost},
         tuple(spent),

@@ -5,7 +5,7 @@ phase (monster-hunter.md:38) and refilled to 6 each turn after discarding
 
 from __future__ import annotations
 
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.schedule import DrawSchedule
 from simulator.engine.setup import GameSetup
@@ -13,7 +13,11 @@ from simulator.engine.setup import GameSetup
 SCHEDULE = DrawSchedule(opening=6, per_turn=2, draws_on_first_turn=False)
 SETUP = GameSetup(
     schedule=SCHEDULE,
-    note=N_("Refills assume %(per_turn)d cards used a turn; change it in the odds panel."),
+    note=NP_(
+        "Refills assume %(per_turn)d card used a turn; change it in the odds panel.",
+        "Refills assume %(per_turn)d cards used a turn; change it in the odds panel.",
+        "per_turn",
+    ),
     params=ParamSpec(
         (
             # monster-hunter.md:45: the hand is refilled to 6, so a turn draws what the last used

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.monster_hunter.engine import ENGINE, hand_plan
 from simulator.testhands.panels import plan_panel
 
-PANELS = (plan_panel(ENGINE, hand_plan, gettext),)
+PANELS = (plan_panel(ENGINE, hand_plan, gettext, ngettext),)

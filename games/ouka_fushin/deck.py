@@ -181,9 +181,10 @@ RULES = DeckRules(
             "main", _("main deck"), ("character", "story", "climax"), Cite(DIGEST, 36), is_deck=True
         ),
         Zone("protagonist", _("protagonist"), ("protagonist",), Cite(DIGEST, 38)),
-        Zone("missions", _("missions"), ("mission",), Cite(DIGEST, 38)),
+        # zone labels read as a singular noun: "The mission zone has 0 cards" (issue 18)
+        Zone("missions", _("mission zone"), ("mission",), Cite(DIGEST, 38)),
         Zone("substitute", _("substitute protagonist"), ("protagonist",), Cite(DIGEST, 38)),
-        Zone("spares", _("spare characters"), ("character",), Cite(DIGEST, 39)),
+        Zone("spares", _("spare character zone"), ("character",), Cite(DIGEST, 39)),
     ),
     rules=(
         ZoneSize("main", Cite(DIGEST, 35), minimum=40),  # line 35: at least 40 cards

@@ -12,7 +12,7 @@ from games.ouka_fushin.dice import Dice, hidden_faces, plain_faces
 from games.ouka_fushin.policy import card_value
 from games.ouka_fushin.state import OukaState, card_names, keyword_names
 from simulator.engine.cards import SimDeck
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.plan import PlanStep
 
 
@@ -58,7 +58,11 @@ def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> lis
         if need == NO_CHECK:
             steps.append(
                 PlanStep(
-                    N_("Play %(card)s: no check, %(points)d points."),
+                    NP_(
+                        "Play %(card)s: no check, %(points)d point.",
+                        "Play %(card)s: no check, %(points)d points.",
+                        "points",
+                    ),
                     {"card": p.names[card], "points": p.points[card]},
                     (card,),
                 )
@@ -66,9 +70,12 @@ def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> lis
         else:
             steps.append(
                 PlanStep(
-                    N_(
+                    NP_(
                         "Play %(card)s: the die needs %(need)d or more, %(chance)d in 6 "
-                        "(%(hidden)d in 6 with a hidden success), for %(points)d points."
+                        "(%(hidden)d in 6 with a hidden success), for %(points)d point.",
+                        "Play %(card)s: the die needs %(need)d or more, %(chance)d in 6 "
+                        "(%(hidden)d in 6 with a hidden success), for %(points)d points.",
+                        "points",
                     ),
                     {
                         "card": p.names[card],

@@ -8,7 +8,7 @@ turn), which makes the end phase draw nothing and the odds exact for the engine'
 
 from __future__ import annotations
 
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.schedule import DrawSchedule
 from simulator.engine.setup import GameSetup
@@ -19,10 +19,14 @@ SCHEDULE = DrawSchedule(
 )
 SETUP = GameSetup(
     schedule=SCHEDULE,
-    note=N_(
+    note=NP_(
+        "As the first player, who draws on the first turn. The end phase draws the hand back to "
+        "6: with %(used_per_turn)d card used a turn, each end phase draws %(end_phase_draws)d "
+        "(counted with the next turn's draws).",
         "As the first player, who draws on the first turn. The end phase draws the hand back to "
         "6: with %(used_per_turn)d cards used a turn, each end phase draws %(end_phase_draws)d "
-        "(counted with the next turn's draws)."
+        "(counted with the next turn's draws).",
+        "used_per_turn",
     ),
     params=ParamSpec(
         (

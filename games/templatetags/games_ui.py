@@ -23,25 +23,29 @@ def game_stylesheets() -> SafeString:
 
 
 def _rule_url(digest: str, line: str | None) -> str:
-    from django.urls import reverse
+    from games.links import path_for
 
-    from games.reference import anchor_of
-
-    found = anchor_of(digest, int(line) if line else None)
-    if found is None:
-        return ""
-    slug, anchor = found
-    url = reverse("games:rules", args=[slug])
-    return f"{url}#{anchor}" if anchor else url
+    return path_for(digest, line)
 
 
 @register.filter
 def rule_url(cite: object) -> str:
     """The rules reference page (and anchor) a citation like "unmatched.md:18" points at."""
-    from games.reference import CITATION
+    from games.links import rule_path
 
-    found = CITATION.fullmatch(str(cite))
-    return _rule_url(found["digest"], found["line"]) if found else ""
+    return rule_path(cite)
+
+
+@register.filter
+def rule_title(cite: object) -> str:
+    """The cited rule's title in the page's language, as the rules reference names it ("" when
+    no rule of the reference covers the citation)."""
+    from django.utils.translation import get_language
+
+    from games.links import rule_of
+
+    rule = rule_of(cite)
+    return rule.title(get_language() or "en") if rule else ""
 
 
 @register.filter
@@ -49,10 +53,12 @@ def cite_links(text: object) -> SafeString:
     """Text whose citations ("(recharge.md:53)", "shared/rules/ouka-fushin.md") become links to
     the game's rules reference; everything else is escaped as usual."""
     from django.utils.html import conditional_escape, format_html
-    from django.utils.translation import gettext
+    from django.utils.translation import get_language, gettext
 
+    from games.links import rule_of
     from games.reference import CITATION
 
+    language = get_language() or "en"
     source = str(text)
     parts: list[str] = []
     end = 0
@@ -61,12 +67,16 @@ def cite_links(text: object) -> SafeString:
         if not url:
             continue
         parts.append(conditional_escape(source[end : found.start()]))
+        # named by its title, as the rules reference names it; the citation stays in the tooltip
+        rule = rule_of(found.group(0))
         parts.append(
             format_html(
-                '<a href="{}" class="rule-link" title="{}">{}</a>',
+                '<a href="{}" class="rule-link" title="{} ({})" data-cite="{}">{}</a>',
                 url,
                 gettext("The rule, in the game's rules reference"),
                 found.group(0),
+                found.group(0),
+                rule.title(language) if rule else found.group(0),
             )
         )
         end = found.end()

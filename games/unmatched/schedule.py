@@ -4,7 +4,7 @@ two actions (unmatched.md:26) and each maneuver draws 1 (unmatched.md:27), so od
 
 from __future__ import annotations
 
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, NP_
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.schedule import DrawSchedule
 from simulator.engine.setup import GameSetup
@@ -15,9 +15,12 @@ EXHAUSTION_DAMAGE = 2  # unmatched.md:37, per card not drawn
 SCHEDULE = DrawSchedule(opening=OPENING_HAND, per_turn=1, draws_on_first_turn=True)
 SETUP = GameSetup(
     schedule=SCHEDULE,
-    note=N_(
+    note=NP_(
+        "Draws come from maneuvers: %(per_turn)d maneuver a turn is assumed; change it in the "
+        "panel.",
         "Draws come from maneuvers: %(per_turn)d maneuvers a turn are assumed; change it in "
-        "the panel."
+        "the panel.",
+        "per_turn",
     ),
     params=ParamSpec(
         (

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from simulator.engine.i18n import N_
+from simulator.engine.i18n import N_, Text, render
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.schedule import DrawSchedule
 
@@ -16,6 +16,14 @@ from simulator.engine.schedule import DrawSchedule
 #: it is refused
 SCHEDULE_PARAM_NAMES = ("opening", "per_turn", "used_per_turn")
 EMPTY_DECK = N_("The deck is empty.")
+
+
+def _untranslated(text: str) -> str:
+    return text
+
+
+def _english_plural(singular: str, plural: str, number: int) -> str:
+    return singular if number == 1 else plural
 
 
 def _with_default(param: Param, schedule: DrawSchedule) -> Param:
@@ -32,7 +40,7 @@ class GameSetup:
     schedule: DrawSchedule
     #: shown beside the schedule: N_-marked English, translated when shown, then formatted
     #: with the numbers actually asked (``%(per_turn)d``), so it never contradicts them
-    note: str = ""
+    note: Text = ""
     params: ParamSpec = field(default_factory=ParamSpec)
     empty_note: str = EMPTY_DECK
     #: Unmatched deals fatigue damage for each card not drawn; a test hand goes on past an
@@ -48,15 +56,22 @@ class GameSetup:
         changes = {p.name: values[p.name] for p in self.params.params if p.name in values}
         return replace(self.schedule, **changes) if changes else self.schedule
 
-    def note_for(self, schedule: DrawSchedule, translate: Any = None) -> str:
-        """The note, translated by ``translate`` (gettext) and filled with ``schedule``'s
-        numbers."""
+    def note_for(
+        self, schedule: DrawSchedule, translate: Any = None, translate_plural: Any = None
+    ) -> str:
+        """The note, translated by ``translate`` (gettext; ``translate_plural``, ngettext, for
+        a note marked with ``NP_``) and filled with ``schedule``'s numbers."""
         if not self.note:
             return ""
-        text = translate(self.note) if translate else self.note
-        return str(text) % {
+        values = {
             "opening": schedule.opening,
             "per_turn": schedule.per_turn,
             "used_per_turn": schedule.used_per_turn,
             "end_phase_draws": schedule.end_phase_draws,
         }
+        return render(
+            self.note,
+            values,
+            translate or _untranslated,
+            translate_plural or _english_plural,
+        )

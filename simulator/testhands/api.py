@@ -15,7 +15,7 @@ from typing import Any
 
 from django.urls import URLPattern, path
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -221,7 +221,7 @@ def _schedule(hd: HandDeck, schedule: DrawSchedule) -> dict[str, Any]:
         "used_per_turn": schedule.used_per_turn,
         "end_phase_draws": schedule.end_phase_draws,
         "summary": schedule_summary(schedule),
-        "note": hd.setup.note_for(schedule, gettext),
+        "note": hd.setup.note_for(schedule, gettext, ngettext),
     }
 
 

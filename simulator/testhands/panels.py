@@ -15,6 +15,7 @@ from typing import Any
 
 from games import registry
 from simulator.engine.cards import SimDeck
+from simulator.engine.i18n import render
 from simulator.engine.plan import PlanStep
 
 PanelData = Mapping[str, Any]
@@ -44,10 +45,12 @@ def plan_panel(
     engine: Any,
     hand_plan: Callable[[SimDeck, Sequence[int], dict[str, Any]], Sequence[PlanStep]],
     translate: Callable[[str], str],
+    translate_plural: Callable[[str, str, int], str],
 ) -> Panel:
-    """A panel of an engine's ``hand_plan`` (steps with an N_ template, its values and the
-    cards involved): what the engine would place, equip or play first, sentence by sentence,
-    in the reader's language (``translate`` is gettext)."""
+    """A panel of an engine's ``hand_plan`` (steps with an N_ or NP_ template, its values and
+    the cards involved): what the engine would place, equip or play first, sentence by
+    sentence, in the reader's language (``translate`` is gettext, ``translate_plural``
+    ngettext)."""
 
     def compute(deck: SimDeck, hand: Sequence[int]) -> PanelData | None:
         if engine.deck_problems(deck):
@@ -56,9 +59,7 @@ def plan_panel(
         return {
             "steps": [
                 {
-                    "text": translate(step.text) % dict(step.values)
-                    if step.values
-                    else translate(step.text),
+                    "text": render(step.text, step.values, translate, translate_plural),
                     "cards": [deck.cards[i].name for i in step.cards],
                 }
                 for step in steps

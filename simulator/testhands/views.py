@@ -198,7 +198,7 @@ def test_hand(request: HttpRequest, public_id: str) -> HttpResponse:
         "turn_views": _turn_views(hd, dealt),
         "hand_count": len(hand),
         "schedule_summary": schedule_summary(form.schedule),
-        "note": hd.setup.note_for(form.schedule, gettext),
+        "note": hd.setup.note_for(form.schedule, gettext, ngettext),
         "empty": dealt.remaining == 0,
         "empty_note": gettext(hd.setup.empty_note),
         "fatigue": dealt.missing * hd.setup.damage_per_missing_card,
@@ -276,7 +276,7 @@ def odds_assumptions(setup: GameSetup, schedule: DrawSchedule) -> list[str]:
         gettext("Turn 0 is the opening hand.") + " " + schedule_summary(schedule),
     ]
     if setup.note:
-        items.append(setup.note_for(schedule, gettext))
+        items.append(setup.note_for(schedule, gettext, ngettext))
     return items
 
 

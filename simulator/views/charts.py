@@ -1,20 +1,16 @@
 """Results charts as inline SVG, drawn by pygal on the server the way the deck statistics are
-(decks/stats.py): no script, no CDN, labels escaped by pygal's XML library."""
+(decks/stats.py): no script, no CDN, labels escaped by pygal's XML library, styled by the
+static chart stylesheet (decks/charts.py)."""
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import pygal
 from django.utils.safestring import SafeString, mark_safe
 
-from decks.stats import CHART_STYLE
-
-# pygal always embeds its tooltip config as a <script>; these charts need none. Its text is
-# XML-escaped by pygal, so no literal "</script>" can occur inside and this match is exact.
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL)
+from decks.charts import chart_options, chart_svg
 
 
 @dataclass(frozen=True)
@@ -59,17 +55,14 @@ def render_series(
     kind = pygal.Line if line else pygal.Bar
     top = axis_top(points)
     chart = kind(
-        style=CHART_STYLE,
+        **chart_options(),
         width=width,
         height=height,
-        js=[],
         show_legend=False,
         print_values=False,
         x_label_rotation=0 if len(points) <= 20 else 45,
         show_minor_x_labels=len(points) <= 30,
         x_labels_major_every=None if len(points) <= 30 else 5,
-        disable_xml_declaration=True,
-        explicit_size=False,
         # the axis reaches the highest bar and interval, with a labelled tick there: pygal's
         # own range follows the values alone and left interval bars above the last label
         range=(0, 100) if whole_range else (0, top),
@@ -78,14 +71,11 @@ def render_series(
         # formatter draws the values themselves, to two decimals
         value_formatter=(lambda v: f"{v:g} %") if percent else (lambda v: f"{v:g}"),
         formatter=(lambda v: f"{v:.1f} %") if percent else (lambda v: f"{v:.2f}"),
-        title=None,
-        margin=8,
     )
     chart.x_labels = [p.label for p in points]
     chart.y_labels = (
         [0, 25, 50, 75, 100] if whole_range else [round(top * i / 4, 6) for i in range(5)]
     )
     chart.add(name, [_pygal_value(p) for p in points])
-    rendered: str = chart.render()
-    # The SVG is built by pygal from escaped text, and its only script is removed above.
-    return mark_safe(_SCRIPT.sub("", rendered))
+    # The SVG is built by pygal from escaped text, without its <style> and <script>.
+    return mark_safe(chart_svg(chart))

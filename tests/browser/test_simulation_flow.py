@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.conf import settings
@@ -34,6 +34,8 @@ from catalog.models import Product
 from decks.models import Deck
 from decks.services import deck_from_product
 from simulator.models import RunStatus, SimulationRun
+from tests.celery_logs import CeleryLogs
+from tests.celery_process import test_database_url
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Response
@@ -103,13 +105,6 @@ def _require_services() -> str:
     return broker
 
 
-def _test_database_url() -> str:
-    """DATABASE_URL renamed to the database pytest-django created for this session."""
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    name = settings.DATABASES["default"]["NAME"]
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
 class CeleryWorker:
     """One ``celery worker`` node (one prefork child) in its own process group."""
 
@@ -120,7 +115,7 @@ class CeleryWorker:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.settings",
-            "DATABASE_URL": _test_database_url(),
+            "DATABASE_URL": test_database_url(),
             "CELERY_BROKER_URL": broker,
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         }
@@ -166,7 +161,9 @@ class CeleryWorker:
 
 
 @pytest.fixture
-def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[Callable[[], CeleryWorker]]:
+def start_worker(
+    transactional_db: None, tmp_path: Path, celery_logs: CeleryLogs
+) -> Iterator[Callable[[], CeleryWorker]]:
     """Starts a real worker on the test database, from the test itself, so missing services
     fail the test; the worker is stopped before the database is flushed."""
     started: list[CeleryWorker] = []
@@ -176,7 +173,7 @@ def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[Callable[[]
         from decklab.celery import app
 
         app.control.purge()  # chunks left behind by an interrupted earlier session
-        worker = CeleryWorker(broker, tmp_path / "worker.log")
+        worker = CeleryWorker(broker, celery_logs.watch(tmp_path / "worker.log"))
         started.append(worker)
         worker.wait_ready(WORKER_READY_WITHIN)
         return worker

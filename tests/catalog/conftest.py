@@ -10,12 +10,17 @@ from celery.contrib.testing.worker import start_worker
 
 from catalog.models import CatalogImportJob
 from decklab.celery import app as celery_app
+from tests.celery_logs import CeleryLogs
 
 
 @pytest.fixture
-def running_worker() -> Iterator[None]:
-    # The broker comes from CELERY_BROKER_URL (Redis in the test command).
-    with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=30):
+def running_worker(celery_logs: CeleryLogs) -> Iterator[None]:
+    # The broker comes from CELERY_BROKER_URL (Redis in the test command). The worker logs in
+    # this process: anything it logs at ERROR or above fails the test.
+    with (
+        celery_logs.capture(),
+        start_worker(celery_app, perform_ping_check=False, shutdown_timeout=30),
+    ):
         yield
 
 

@@ -172,7 +172,7 @@ def test_an_unknown_header_is_one_problem_on_its_line(shelf: Shelf) -> None:
     [("0", False), ("1", True), ("9999", True), ("10000", False), ("-1", False), ("１", True)],
 )
 def test_quantity_bounds_in_a_file(shelf: Shelf, quantity: str, ok: bool) -> None:
-    text = f"Count,Tradelist Count,Name,Edition\n{quantity},0,Flame Fox,MT1\n"
+    text = f"Count,Tradelist Count,Name,Edition Code\n{quantity},0,Flame Fox,MT1\n"
     result = read_collection_csv(text, game=shelf.game)
     assert [p.column for p in result.problems] == ([] if ok else ["Count"])
 
@@ -268,7 +268,9 @@ def test_an_export_says_what_its_format_cannot_carry(owner: Any, shelf: Shelf) -
     ]
 
 
-@pytest.mark.parametrize("code", ["deckbox", "moxfield", "manabox", "dragonshield"])
+@pytest.mark.parametrize(
+    "code", ["deckbox", "moxfield", "manabox", "dragonshield", "archidekt", "tcgplayer"]
+)
 def test_every_dialects_export_reads_back(owner: Any, friend: Any, shelf: Shelf, code: str) -> None:
     add(owner, shelf.base_printings[1], 2, condition="near_mint", finish="foil", language="ja")
     add(owner, shelf.reprint, 1, condition="poor", language="en")

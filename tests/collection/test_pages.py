@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from catalog.models import ProductItem
 from collection.models import CollectionItem, DeckBuild, ImportBatch, WishlistItem
-from tests.catalog.factories import CardSetFactory, PrintingFactory, ProductFactory
+from tests.catalog.factories import CardFactory, CardSetFactory, PrintingFactory, ProductFactory
 from tests.collection.conftest import Shelf, add, make_deck
 from tests.collection.test_csv import DECKBOX
 
@@ -51,6 +53,25 @@ def test_the_missing_cards_of_a_set_are_one_click_away(
     html = owner_client.get(reverse("collection:set-missing", args=["mattsan", "MT1"])).content
     assert b'data-card="MTC-002"' in html and b'data-card="MTC-003"' in html
     assert b'data-card="MTC-001"' not in html
+
+
+def test_the_missing_cards_page_is_paged_and_its_queries_do_not_grow_with_the_set(
+    owner_client: Client, owner: Any, shelf: Shelf
+) -> None:
+    url = reverse("collection:set-missing", args=["mattsan", "MT1"])
+    with CaptureQueriesContext(connection) as small:
+        owner_client.get(url)
+    for n in range(120):
+        PrintingFactory(
+            card=CardFactory(game=shelf.game, code=f"MTX-{n:03d}"),
+            card_set=shelf.base,
+            collector_number=f"{100 + n}",
+        )
+    with CaptureQueriesContext(connection) as big:
+        html = owner_client.get(url).content.decode()
+    assert len(big.captured_queries) == len(small.captured_queries)
+    # one page of cards, and the way to the next
+    assert html.count("data-card=") == 50 and 'rel="next"' in html
 
 
 def test_a_card_page_adds_copies_and_shows_mine_and_my_decks(
@@ -196,3 +217,20 @@ def test_a_typed_list_is_previewed_like_a_file(owner_client: Client, shelf: Shel
     assert response.status_code == 200 and b'id="import-preview"' in response.content
     both = owner_client.post(reverse("collection:import"), {**data, "text": DECKBOX})
     assert both.status_code == 400 and not ImportBatch.objects.filter(dialect="deckbox").exists()
+
+
+def test_the_collection_totals_agree_with_their_counts(
+    owner_client: Client, owner: Any, shelf: Shelf
+) -> None:
+    """Issue 18's "1 items": each count takes its own singular or plural."""
+    add(owner, shelf.base_printings[0], 1)
+    game_page = owner_client.get(reverse("collection:game", args=["mattsan"])).content.decode()
+    index = owner_client.get(reverse("collection:index")).content.decode()
+    for html in (game_page, index):
+        totals = html.split('id="collection-totals"', 1)[1].split(">", 1)[1].split("</p>", 1)[0]
+        assert "1 copy" in totals and "1 card" in totals
+        assert "copies" not in totals and "cards" not in totals
+    assert "1 item" in game_page and "1 items" not in game_page
+    add(owner, shelf.base_printings[1], 2)
+    game_page = owner_client.get(reverse("collection:game", args=["mattsan"])).content.decode()
+    assert "3 copies" in game_page and "2 cards" in game_page and "2 items" in game_page

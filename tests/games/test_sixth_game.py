@@ -13,7 +13,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -29,6 +28,8 @@ from simulator.decks import sim_deck_for
 from simulator.engine.engine import run_games
 from simulator.models import RunStatus, SimulationRun
 from simulator.services import run_create, run_results
+from tests.celery_logs import CeleryLogs
+from tests.celery_process import test_database_url
 from tests.games.sixth_game import PACKAGE, SLUG, write_pebbles
 
 ROOT = Path(settings.BASE_DIR)
@@ -149,12 +150,6 @@ def test_its_golden_transcripts_are_written_and_checked(pebbles: Path) -> None:
     call_command("regenerate_golden", SLUG, verbosity=0)
 
 
-def _test_database_url() -> str:
-    parts = urlsplit(os.environ.get("DATABASE_URL", ""))
-    name = settings.DATABASES["default"]["NAME"]
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
 @pytest.mark.worker
 @pytest.mark.skipif(
     not settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
@@ -166,7 +161,7 @@ def _test_database_url() -> str:
 )
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_process_finds_it_through_the_setting_and_plays_a_run(
-    pebbles: Path, owner: Any, tmp_path: Path
+    pebbles: Path, owner: Any, tmp_path: Path, celery_logs: CeleryLogs
 ) -> None:
     call_command("import_catalog", str(pebbles / "catalog.json"), verbosity=0)
     game = Game.objects.get(slug=SLUG)
@@ -174,11 +169,11 @@ def test_a_worker_process_finds_it_through_the_setting_and_plays_a_run(
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": _test_database_url(),
+        "DATABASE_URL": test_database_url(),
         "DECKLAB_EXTRA_GAMES": PACKAGE,
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(pebbles.parent)]),
     }
-    log = (tmp_path / "worker.log").open("wb")
+    log = celery_logs.watch(tmp_path / "worker.log").open("wb")
     celery = Path(sys.executable).parent / "celery"
     worker = subprocess.Popen(
         [str(celery), "-A", "decklab", "worker", "-c", "1", "-n", "pebbles@%h", "--without-gossip"],

@@ -9,14 +9,10 @@ Needs PostgreSQL (the workers share the test database) and Redis (visibility tim
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -27,12 +23,14 @@ from simulator.engine.engine import run_games
 from simulator.models import ChunkStatus, RunChunk, RunStatus, SimulationRun
 from simulator.services import run_create, run_results
 from simulator.supervisor import run_supervise_on_read
+from tests.celery_process import StartCelery, wait_for, worker_arguments
 from tests.simulator.fake_games._builders import unmatched_deck
 
 GAMES = 60_000
 CHUNK = 3_000  # ~0.15-0.4 s each: a chunk is almost always under way when the kill lands
 SEED = 424_242
 VISIBILITY_TIMEOUT = 3
+ENV = {"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT)}
 ROOT = Path(settings.BASE_DIR)
 CELERY = Path(sys.executable).parent / "celery"
 
@@ -51,76 +49,12 @@ pytestmark = [
 ]
 
 
-def _test_database_url() -> str:
-    """DATABASE_URL pointing at the database pytest-django created for this session."""
-    parts = urlsplit(DATABASE_URL)
-    name = settings.DATABASES["default"]["NAME"]
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
-class Worker:
-    def __init__(self, name: str, log: Path) -> None:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.settings",
-            "DATABASE_URL": _test_database_url(),
-            "CELERY_BROKER_URL": BROKER,
-            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-            "PYTHONPATH": str(ROOT),
-        }
-        self.name = name
-        self.log = log
-        self._log_file = log.open("wb")
-        command = [str(CELERY), "-A", "decklab", "worker", "-c", "1", "--pool", "prefork"]
-        command += ["-n", f"{name}@%h", "-l", "info", "--without-gossip", "--without-mingle"]
-        # Its own session: the pool's children share its process group, so one killpg ends all.
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-        self._log_file.close()
-
-
-@pytest.fixture
-def workers(tmp_path: Path) -> Iterator[Callable[[str], Worker]]:
-    started: list[Worker] = []
-
-    def start(name: str) -> Worker:
-        worker = Worker(name, tmp_path / f"{name}.log")
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        worker.kill()
-
-
-def wait_for(what: str, check: Callable[[], Any], timeout: float, logs: list[Path]) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    tails = "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}" for log in logs)
-    pytest.fail(f"gave up waiting {timeout} s for {what}\n{tails}")
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_run_survives_a_worker_killed_mid_run_with_exactly_the_same_results(
-    owner: Any, workers: Callable[[str], Worker]
+    owner: Any, celery_processes: StartCelery
 ) -> None:
     deck = unmatched_deck(owner)
-    first = workers("killme")
+    first = celery_processes("killme", *worker_arguments("killme"), env=ENV)
     run = run_create(
         owner=owner,
         deck=deck,
@@ -146,7 +80,7 @@ def test_a_run_survives_a_worker_killed_mid_run_with_exactly_the_same_results(
     # The killed worker's unacknowledged chunk is handed out again once the visibility timeout
     # has passed; a worker starting after that restores it as it connects.
     time.sleep(VISIBILITY_TIMEOUT + 1)
-    second = workers("second")
+    second = celery_processes("second", *worker_arguments("second"), env=ENV)
 
     def finished() -> SimulationRun | None:
         # read as the run's page reads it, which sweeps it (simulator/supervisor.py)

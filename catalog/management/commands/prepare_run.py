@@ -87,10 +87,12 @@ class Command(BaseCommand):
             self.stamp_of(Path(settings.VAR_DIR) / CATALOG_STAMP) != catalog_stamp,
             self.load_catalogs,
         )
+        # "--password=VALUE": call_command passes a keyword option as two words, and a
+        # password beginning with "-" would then read as an option
         call_command(
             "create_demo_account",
+            f"--password={options['demo_password']}",
             username=options["demo_username"],
-            password=options["demo_password"],
             stdout=self.stdout,
         )
 

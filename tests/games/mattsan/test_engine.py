@@ -28,6 +28,7 @@ from games.mattsan.schedule import SCHEDULE
 from games.mattsan.state import MattsanState
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, run_games, transcript_of
+from simulator.engine.i18n import in_english
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import ParamErrors
 from simulator.engine.rng import game_rng
@@ -916,7 +917,8 @@ def _plan(hand: Sequence[str], **params: Any) -> list[str]:
     )
     index = {c.name: c.index for c in deck.cards}
     return [
-        step.text % dict(step.values) for step in hand_plan(deck, [index[n] for n in hand], params)
+        in_english(step.text, step.values)
+        for step in hand_plan(deck, [index[n] for n in hand], params)
     ]
 
 
@@ -925,7 +927,7 @@ def test_hand_plan_says_what_the_policy_places_and_casts_first() -> None:
         "Put Boss on the battlefield (HP 6): the unit with the most HP in hand.",
         "Put Chief, Pika on the bench (2 of 3 slots), reserves to re-place the battlefield unit.",
         "Cast Sale (cost 2) on turn 2 at the earliest, once enough soul charge stands ready.",
-        "Peel stay in hand: this goldfish never plays traps or terrain.",
+        "Peel stays in hand: this goldfish never plays traps or terrain.",
         "Attack every turn for 3 damage: the dummy's 3 units (18 HP in all) need 6 attacks.",
     ]
 

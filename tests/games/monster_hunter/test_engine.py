@@ -30,6 +30,7 @@ from games.monster_hunter.schedule import SCHEDULE
 from games.monster_hunter.state import MonsterHunterState
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, transcript_of
+from simulator.engine.i18n import in_english
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import ParamErrors
 from simulator.engine.rng import game_rng
@@ -1015,37 +1016,38 @@ def test_a_plain_goldfish_game_and_its_measures() -> None:
 def test_hand_plan_says_what_the_policy_does_first() -> None:
     hand = ids(["Crab", "Boar", "Cleaver", "Keg", "Tonic", "Jerkin"])
     steps = hand_plan(DECK, hand, {})
-    texts = [s.text % s.values for s in steps]
-    assert texts[0] == (
-        "1 weapon cards can be discarded for +1 attack each; 1 of 2 items match Hunter's item "
-        "icons."
-    )
-    assert steps[1].cards == (ix("Crab"),) and "Places Crab face down" in texts[1]
+    texts = [in_english(s.text, s.values) for s in steps]
+    # one weapon card, two items: each number with its own plural form (issue 18)
+    assert texts[:2] == [
+        "1 weapon card can be discarded for +1 attack.",
+        "Items matching Hunter's item icons: 1 of 2 items.",
+    ]
+    assert steps[2].cards == (ix("Crab"),) and "Places Crab face down" in texts[2]
     assert texts[-1] == "Next hand phase it discards Tonic before drawing back up to 6."
-    assert len(steps) == 3  # no material: nothing is equipped
+    assert len(steps) == 4  # no material: nothing is equipped
 
 
 def test_hand_plan_in_the_training_ground_names_the_target_and_the_equipment() -> None:
     hand = ids(["Shortsword", "Cleaver", "Boar", "Jerkin", "Mail"])
     steps = hand_plan(DECK, hand, {"lineup": "mixed", "material_per_turn": 2})
-    texts = [s.text % s.values for s in steps]
-    assert texts[0] == (
-        "2 weapon cards can be discarded for +1 attack each; 0 of 0 items match Hunter's "
-        "item icons."
-    )
+    texts = [in_english(s.text, s.values) for s in steps]
+    assert texts[:2] == [
+        "2 weapon cards can be discarded for +1 attack each.",
+        "Items matching Hunter's item icons: 0 of 0 items.",
+    ]
     # attack 2 + 2 weapon cards: HP 4 at most; rank 2 (HP 4) beats rank 1 (HP 2); the
     # weapons are spent there, so the one material card (2 points) buys the better armor
-    assert texts[2] == (
+    assert texts[3] == (
         "The hunter heads for reference monster 2 (HP 4, rank 2): attack 2 plus 2 discarded "
         "cards slays it."
     )
-    assert steps[2].cards == (ix("Shortsword"), ix("Cleaver"))
-    assert texts[3:] == ["Equips Mail (cost 2 material points)."]
+    assert steps[3].cards == (ix("Shortsword"), ix("Cleaver"))
+    assert texts[4:] == ["Equips Mail (cost 2 material points)."]
 
 
 def test_hand_plan_when_the_hunter_is_still_on_the_way() -> None:
     steps = hand_plan(DECK, ids(["Cleaver", "Boar"]), {"lineup": "starter", "approach": 5})
-    assert steps[2].text % steps[2].values == (
+    assert in_english(steps[3].text, steps[3].values) == (
         "The hunter walks toward the training sheet: 3 more areas to go before it can hunt."
     )
 

@@ -43,6 +43,7 @@ from games.ouka_fushin.schedule import SCHEDULE
 from games.ouka_fushin.state import OukaState, deal
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.engine import Engine, run_games, transcript_of
+from simulator.engine.i18n import in_english
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import ParamErrors
 from simulator.engine.rng import game_rng
@@ -1105,7 +1106,7 @@ def test_the_hand_plan_says_what_the_policy_does_first() -> None:
         ({"cards": "Rock"}, (index["Rock"],)),
     ]
     for step in steps:
-        assert step.text % dict(step.values)  # every placeholder is filled
+        assert in_english(step.text, step.values)  # every placeholder is filled
 
 
 def test_the_hand_plan_names_missing_keywords_and_an_idle_hand() -> None:
