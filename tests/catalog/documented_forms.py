@@ -1,7 +1,7 @@
 """Every search form docs/search.md shows, with the game it is typed on (issue 19): the
 language table, the folding and value examples, the fields every game has and each game's
-examples. The same list as ``SEARCH_FORMS`` in ``bench/scale.py``, which times each form at
-211,000 printings; ``tests/catalog/test_query_indexes.py`` checks each form's plans.
+examples. ``bench/scale.py`` times each form at 211,000 printings;
+``tests/catalog/test_query_indexes.py`` checks each form's plans.
 """
 
 from __future__ import annotations
