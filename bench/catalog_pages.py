@@ -69,6 +69,7 @@ def add_synthetic_sets(count: int) -> int:
     """
     from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
     from catalog.search import search_key
+    from games.unmatched.catalog import HERO_DECK
 
     game = Game.objects.get(slug=GAME)
     models = list(
@@ -124,7 +125,7 @@ def add_synthetic_sets(count: int) -> int:
             card_set=card_set,
             code=f"bench-{index}-deck",
             name_en=f"Benchmark deck {index}",
-            kind=Product.Kind.HERO_DECK,
+            kind=HERO_DECK,
             card_count=PRODUCT_CARDS * 2,
             is_demo=True,
         )

@@ -6,6 +6,8 @@ the model forms here put those errors on the ``attributes`` field and save nothi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from django import forms
@@ -18,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from catalog.kinds import Kinds
 from catalog.models import (
     Card,
     CardSet,
@@ -27,6 +30,7 @@ from catalog.models import (
     Product,
     ProductItem,
 )
+from catalog.spec import GameSpec, all_games
 
 INCOMPLETE = _("Correct the fields marked above first.")
 CHARACTERS = _("%(count)s characters")
@@ -53,6 +57,29 @@ class GuardedModelForm(forms.ModelForm):
 BILINGUAL_SEARCH = ("code", "name_en", "name_ja")
 
 
+class KindAdmin(admin.ModelAdmin):
+    """A set or product admin whose ``kind`` is picked among the kinds each game declares
+    (catalog.kinds), grouped by game; the model's ``clean()`` refuses a kind the row's own
+    game does not declare, and the list shows the game's label for it."""
+
+    #: the kinds a game declares for this model (its GameSpec's set_kinds or product_kinds)
+    declared_kinds: Callable[[GameSpec], Kinds]
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "kind":
+            choices: list[tuple[str, Any]] = [("", "---------")]
+            choices += [
+                (spec.name_en, [(code, label) for code, label in self.declared_kinds(spec)])
+                for spec in all_games()
+            ]
+            kwargs["widget"] = forms.Select(choices=choices)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    @admin.display(description=_("kind"), ordering="kind")
+    def kind_label(self, row: CardSet | Product) -> str:
+        return row.get_kind_display()
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("slug", "name_en", "name_ja", "sort_order")
@@ -61,9 +88,10 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(CardSet)
-class CardSetAdmin(admin.ModelAdmin):
+class CardSetAdmin(KindAdmin):
     form = GuardedModelForm
-    list_display = ("code", "name_en", "name_ja", "game", "kind", "release_date", "is_demo")
+    declared_kinds = attrgetter("set_kinds")
+    list_display = ("code", "name_en", "name_ja", "game", "kind_label", "release_date", "is_demo")
     list_filter = ("game", "kind", "is_demo")
     list_select_related = ("game",)
     search_fields = BILINGUAL_SEARCH
@@ -138,9 +166,10 @@ class ProductItemInline(admin.TabularInline):
 
 
 @admin.register(Product)
-class ProductAdmin(admin.ModelAdmin):
+class ProductAdmin(KindAdmin):
     form = GuardedModelForm
-    list_display = ("code", "name_en", "name_ja", "game", "kind", "card_set", "release_date")
+    declared_kinds = attrgetter("product_kinds")
+    list_display = ("code", "name_en", "name_ja", "game", "kind_label", "card_set", "release_date")
     list_filter = ("game", "kind", "is_demo")
     list_select_related = ("game", "card_set")
     search_fields = BILINGUAL_SEARCH

@@ -4,16 +4,22 @@ A game declares, per card type, an ``AttributeSchema``: a Django form whose fiel
 attributes' types, bounds and translated labels. Using Django's own form fields gives us type
 coercion, bounds, choices and translated error messages that name the field, in the importer,
 the admin and the API alike, without a second validation library.
+
+A field is the attribute's one declaration: ``attribute(field, Searchable(...), face=True)``
+adds what else the catalog offers on it (a field of the search language, a facet of the set
+pages and the API, a place on the card face), so nothing about an attribute is written twice.
+``catalog.declared`` derives a game's facets and search fields from these fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.forms import DeclarativeFieldsMetaclass
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -24,6 +30,57 @@ AT_LEAST_VALUES = ngettext_lazy("At least %(min)d value.", "At least %(min)d val
 UNKNOWN_ATTRIBUTE = _("Unknown attribute for this card type.")
 NOT_AN_OBJECT = _("Attributes must be a JSON object.")
 NOT_A_LIST = _("Expected a list of text values.")
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+F = TypeVar("F", bound=forms.Field)
+
+
+@dataclass(frozen=True)
+class Searchable:
+    """What the catalog offers on one attribute beyond its schema: a field of the card search
+    language and, with ``facet``, a facet (a filter of the set pages and the API, named by the
+    attribute's key). Declared once per attribute: where the attribute is on several card
+    types, each of their fields carries the same object.
+
+    The kind follows the form field: an integer is a number (its ``min_value``/``max_value``
+    are the search field's range) and a range facet; a ``ChoiceField`` a choice;
+    a ``ChoiceListField`` a list of codes; a ``StringListField`` a list of free words (no
+    facet); a ``CharField`` words (no facet); a ``StrictBooleanField`` yes/no.
+    """
+
+    #: the field's name in the search language ("" = the attribute's key, which is also
+    #: accepted when the name differs: a facet's name always works in a search)
+    name: str = ""
+    #: also a facet
+    facet: bool = False
+    #: the search field's and the facet's label ("" = the form field's own label)
+    label: StrOrPromise = ""
+    #: an example for the search help page and the API description
+    example: str = ""
+    #: other attribute keys the search field reads too ("any of them"; one card type's
+    #: other numbers beside its main one); the facet reads the attribute's own key only
+    also: tuple[str, ...] = ()
+
+
+def attribute(field: F, search: Searchable | None = None, *, face: bool = False) -> F:
+    """``field`` declared as an attribute: searched (and faceted) as ``search`` says, and
+    shown on the card face when ``face`` (faces show their attributes in schema order)."""
+    # plain attributes on the field: Django copies a form's fields with everything on them
+    setattr(field, "searchable", search)  # noqa: B010
+    setattr(field, "on_face", face)  # noqa: B010
+    return field
+
+
+def searchable_of(field: forms.Field) -> Searchable | None:
+    """How ``field``'s attribute is searched, or None when it is not."""
+    found = getattr(field, "searchable", None)
+    return found if isinstance(found, Searchable) else None
+
+
+def is_on_face(field: forms.Field) -> bool:
+    return bool(getattr(field, "on_face", False))
 
 
 class StringListField(forms.Field):
@@ -101,15 +158,31 @@ class StrictBooleanField(forms.Field):
             raise ValidationError(self.error_messages["required"], code="required")
 
 
-class AttributeSchema(forms.Form):
+class _SchemaMetaclass(DeclarativeFieldsMetaclass):
+    """Reads a schema's face keys off its fields (``attribute(..., face=True)``)."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> Any:
+        if "face_keys" in attrs:
+            raise TypeError(
+                f"{name}: declare a face attribute with attribute(field, face=True), "
+                "not with face_keys"
+            )
+        cls: Any = super().__new__(mcs, name, bases, attrs)
+        fields: dict[str, forms.Field] = cls.base_fields
+        cls.face_keys = tuple(key for key, f in fields.items() if is_on_face(f))
+        return cls
+
+
+class AttributeSchema(forms.Form, metaclass=_SchemaMetaclass):
     """Base for every game's attribute schema.
 
     ``validate_attributes`` returns the cleaned mapping (empty optional values dropped, so the
     stored JSON stays small) or raises ``AttributeErrors`` naming each bad field.
     """
 
-    #: attribute keys shown on a card face, in this order (the rest only on the card page)
-    face_keys: ClassVar[tuple[str, ...]] = ()
+    #: attribute keys shown on a card face, in schema order (the rest only on the card page);
+    #: read off the fields declared ``attribute(..., face=True)`` (set by the metaclass)
+    face_keys: ClassVar[tuple[str, ...]]
 
 
 @dataclass(frozen=True)

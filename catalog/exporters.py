@@ -134,23 +134,28 @@ def _products(game: Game) -> list[dict[str, Any]]:
         items[item.product_id].append(_item(item, places))
     return [
         _compact(
-            {
-                "code": product.code,
-                "kind": product.kind,
-                "set": product.card_set.code if product.card_set else None,
-                "name_en": product.name_en,
-                "name_ja": product.name_ja,
-                "released": product.release_date.isoformat() if product.release_date else None,
-                "card_count": product.card_count,
-                "price_yen": product.price_yen,
-                "source": product.source,
-                "demo": product.is_demo,
-                "items": items[product.pk],
-            },
+            {**product_fields(product), "items": items[product.pk]},
             optional=("set", "name_en", "name_ja", "released", "card_count", "price_yen"),
         )
         for product in Product.objects.filter(game=game).select_related("card_set").order_by("code")
     ]
+
+
+def product_fields(product: Product) -> dict[str, Any]:
+    """A product's own fields in DeckLab catalog JSON (its ``items`` apart); the product's
+    ``card_set`` should be selected with it."""
+    return {
+        "code": product.code,
+        "kind": product.kind,
+        "set": product.card_set.code if product.card_set else None,
+        "name_en": product.name_en,
+        "name_ja": product.name_ja,
+        "released": product.release_date.isoformat() if product.release_date else None,
+        "card_count": product.card_count,
+        "price_yen": product.price_yen,
+        "source": product.source,
+        "demo": product.is_demo,
+    }
 
 
 def _item(item: ProductItem, places: dict[PrintingPlace, int]) -> dict[str, Any]:

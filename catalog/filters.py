@@ -18,6 +18,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from catalog.demo import real_cards_only
 from catalog.models import Card, Printing
 from catalog.query.compile import CompiledQuery, SearchContext, compile_query, order_cards
 from catalog.query.errors import QueryError
@@ -120,6 +121,11 @@ class CardFilterBase(django_filters.FilterSet):
     sort = django_filters.ChoiceFilter(
         choices=SORT_CHOICES, label=_("Sort by"), method="filter_sort", empty_label=None
     )
+    #: the "show demo cards" toggle: a game with a real catalog lists its demo cards too, after
+    #: the real ones (catalog.demo)
+    show_demo = django_filters.BooleanFilter(
+        label=_("Show demo cards"), method="filter_show_demo", widget=forms.NullBooleanSelect
+    )
 
     #: filters that constrain a printing (the set, printing facets): all of them must hold
     #: for the SAME printing, so a set page's "boost 2" means boost 2 in this set.
@@ -133,6 +139,9 @@ class CardFilterBase(django_filters.FilterSet):
     context: SearchContext | None = None
     compiled: CompiledQuery | None = None
     query_error: QueryError | None = None
+    #: leave out demo cards of a game with a real catalog unless asked (a set's own page
+    #: shows all its cards: it was asked for by name)
+    hides_demo: bool = True
 
     class Meta:
         model = Card
@@ -174,7 +183,27 @@ class CardFilterBase(django_filters.FilterSet):
             queryset = queryset.filter(Exists(printings))
         if self.compiled is not None and self.compiled.order is not None:
             queryset = order_cards(queryset, self.compiled, slug=self.query_slug())
+        if data.get("show_demo"):
+            queryset = real_first(queryset)
+        elif self.hides_demo and not self.asks_demo():
+            queryset = queryset.filter(real_cards_only(self.query_slug()))
         return queryset
+
+    def asks_demo(self) -> bool:
+        """The request asks about demo cards: ``demo=``, the toggle, ``is:demo``, or a set
+        named (``set=``: all the set's cards, as on the set's own page)."""
+        data = self.form.cleaned_data
+        return (
+            data.get("demo") is not None
+            or bool(data.get("show_demo"))
+            or bool(data.get("set"))
+            or (self.compiled is not None and self.compiled.asks_demo)
+        )
+
+    def filter_show_demo(
+        self, queryset: QuerySet[Card], name: str, value: bool | None
+    ) -> QuerySet[Card]:
+        return queryset  # read by filter_queryset, after the order is known
 
     def filter_name(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         if not value or self.compiled is None:
@@ -183,6 +212,12 @@ class CardFilterBase(django_filters.FilterSet):
 
     def filter_sort(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return sort_cards(queryset, value)
+
+
+def real_first(queryset: QuerySet[Any]) -> QuerySet[Any]:
+    """The same order with real cards before demo ones (the toggle shows both)."""
+    prefix = "card__" if queryset.model is Printing else ""
+    return queryset.order_by(f"{prefix}is_demo", *queryset.query.order_by)
 
 
 def sort_cards(queryset: QuerySet[Card], key: str) -> QuerySet[Card]:
@@ -221,11 +256,17 @@ def _card_filterset(slug: str) -> type[CardFilterBase]:
 
 
 def apply_card_filters(
-    spec: GameSpec, queryset: QuerySet[Card], params: Any, context: SearchContext | None = None
+    spec: GameSpec,
+    queryset: QuerySet[Card],
+    params: Any,
+    context: SearchContext | None = None,
+    *,
+    hides_demo: bool = True,
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     """Filter ``queryset`` with the game's FilterSet; invalid params are ignored, not fatal."""
     filterset = card_filterset_for(spec)(params, queryset=queryset)
     filterset.context = context
+    filterset.hides_demo = hides_demo
     if filterset.is_valid():
         return filterset.qs, filterset
     return queryset.none() if filterset.errors else queryset, filterset
@@ -241,5 +282,6 @@ __all__ = [
     "card_filterset_for",
     "has_filters",
     "name_search",
+    "real_first",
     "sort_cards",
 ]

@@ -23,6 +23,8 @@ GIN_INDEXES = (
     "card_attributes_gin",
     "printing_attributes_gin",
     "card_name_parts_gin",  # the collection imports' name look-up (catalog migration 0007)
+    "printing_fighter_trgm",  # text fields' trigram indexes (catalog migration 0006)
+    "card_family_trgm",
 )
 #: the share of a table's rows an import must write for its statistics to be refreshed
 ANALYZE_SHARE = 0.1

@@ -6,6 +6,8 @@ card, optionally pinning a printing; a collection points at printings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
@@ -17,10 +19,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import AttributeErrors
+from catalog.kinds import Kinds, ProductKind, SetKind, kind_codes, kind_label
 from catalog.search import search_key
 from catalog.spec import GameSpec, get_game, is_game
 
 MAX_PRODUCT_QUANTITY = 99
+UNKNOWN_KIND = _("Not a kind of this game: %(kinds)s")
 
 
 class Bilingual(models.Model):
@@ -80,13 +84,28 @@ class Game(Bilingual):
         return get_game(self.slug)
 
 
+def _kind_label(game: Game, kind: str, declared: Callable[[GameSpec], Kinds]) -> str:
+    """A set or product kind in its game's own words (the code, for a game gone missing)."""
+    return kind_label(declared(game.spec), kind) if is_game(game.slug) else kind
+
+
+def _check_kind(row: CardSet | Product, declared: Callable[[GameSpec], Kinds]) -> None:
+    """Refuse a kind the row's game does not declare (catalog.kinds: kinds are data, kept as
+    plain codes, so the database cannot refuse one)."""
+    try:
+        game = row.game
+    except ObjectDoesNotExist:
+        return  # the form reports the missing game itself
+    if not is_game(game.slug):
+        return
+    codes = kind_codes(declared(game.spec))
+    if row.kind not in codes:
+        raise ValidationError({"kind": UNKNOWN_KIND % {"kinds": ", ".join(codes)}})
+
+
 class CardSet(Bilingual, Provenance):
-    class Kind(models.TextChoices):
-        BASE = "base", _("Base set")
-        EXPANSION = "expansion", _("Expansion")
-        BOX = "box", _("Boxed set")
-        PREBUILT = "prebuilt", _("Prebuilt decks")
-        PROMO = "promo", _("Promotional")
+    #: the shared kinds' codes; a game may declare others (GameSpec.set_kinds)
+    Kind = SetKind
 
     class Precision(models.TextChoices):
         DAY = "day", _("day")
@@ -95,7 +114,7 @@ class CardSet(Bilingual, Provenance):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sets")
     code = models.SlugField(_("code"), max_length=80)
-    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.EXPANSION)
+    kind = models.CharField(_("kind"), max_length=20, default=SetKind.EXPANSION)
     release_date = models.DateField(_("release date"), null=True, blank=True)
     release_precision = models.CharField(
         max_length=5, choices=Precision.choices, default=Precision.DAY
@@ -123,6 +142,13 @@ class CardSet(Bilingual, Provenance):
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:set", args=[self.game.slug, self.code])
+
+    def get_kind_display(self) -> str:
+        return _kind_label(self.game, self.kind, attrgetter("set_kinds"))
+
+    def clean(self) -> None:
+        super().clean()
+        _check_kind(self, attrgetter("set_kinds"))
 
     @property
     def released(self) -> str:
@@ -259,18 +285,15 @@ class Printing(models.Model):
 
 
 class Product(Bilingual, Provenance):
-    class Kind(models.TextChoices):
-        STARTER = "starter", _("Starter deck")
-        PREBUILT = "prebuilt", _("Prebuilt deck")
-        HERO_DECK = "hero-deck", _("Hero deck")
-        BOOSTER = "booster", _("Booster pack")
+    #: the shared kinds' codes; a game may declare others (GameSpec.product_kinds)
+    Kind = ProductKind
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="products")
     card_set = models.ForeignKey(
         CardSet, on_delete=models.CASCADE, related_name="products", null=True, blank=True
     )
     code = models.SlugField(_("code"), max_length=80)
-    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=20)
     release_date = models.DateField(_("release date"), null=True, blank=True)
     card_count = models.PositiveIntegerField(
         _("cards per product"), null=True, blank=True, help_text=_("As published.")
@@ -287,6 +310,13 @@ class Product(Bilingual, Provenance):
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:product", args=[self.game.slug, self.code])
+
+    def get_kind_display(self) -> str:
+        return _kind_label(self.game, self.kind, attrgetter("product_kinds"))
+
+    def clean(self) -> None:
+        super().clean()
+        _check_kind(self, attrgetter("product_kinds"))
 
 
 class ProductItem(models.Model):

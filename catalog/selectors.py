@@ -27,7 +27,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Length, LPad
 
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
-from catalog.filters import CardFilterBase, apply_card_filters
+from catalog.demo import real_printings_only
+from catalog.filters import CardFilterBase, apply_card_filters, real_first
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 from catalog.query.compile import CompiledQuery, SearchContext, compile_query, order_cards
 from catalog.query.suggest import near_names
@@ -109,6 +110,7 @@ def game_sets(*, game: Game) -> list[CardSet]:
     counts = _set_card_counts(game=game)
     for card_set in sets:
         card_set.card_count = counts.get(card_set.pk, 0)  # type: ignore[attr-defined]
+        card_set.game = game  # its kind is labelled by the game: spares a query a set
     return sets
 
 
@@ -137,6 +139,7 @@ def game_products(*, game: Game) -> list[Product]:
     """The game's products with ``item_total`` (cards listed in the catalog, 0 when none)."""
     return list(
         Product.objects.filter(game=game)
+        .select_related("game")  # its kind is labelled by the game
         .annotate(
             item_total=Coalesce(Sum("items__quantity"), Value(0), output_field=IntegerField())
         )
@@ -175,9 +178,12 @@ def _filter_cards(
     params: Any,
     default_sort: str,
     context: SearchContext | None = None,
+    *,
+    hides_demo: bool = True,
 ) -> tuple[QuerySet[Card], CardFilterBase]:
     # The shared filters test printing facets with EXISTS, so no card is listed twice.
-    return apply_card_filters(spec, queryset, _with_default_sort(params, default_sort), context)
+    params = _with_default_sort(params, default_sort)
+    return apply_card_filters(spec, queryset, params, context, hides_demo=hides_demo)
 
 
 def card_search(
@@ -194,10 +200,17 @@ def card_search(
 
 
 def printing_search(
-    *, game: Game, query: str, context: SearchContext | None = None
+    *,
+    game: Game,
+    query: str,
+    context: SearchContext | None = None,
+    hide_demo: bool = False,
+    show_demo: bool = False,
 ) -> tuple[QuerySet[Printing], CompiledQuery]:
     """One row per printing (the search language's ``unique:prints``), in set and number
-    order unless the query sorts; ``QueryError`` for a query that does not compile."""
+    order unless the query sorts; ``QueryError`` for a query that does not compile.
+    ``hide_demo``: leave out demo printings of a game with a real catalog (catalog.demo);
+    ``show_demo``: real ones first."""
     compiled = compile_query(query, slug=game.slug, context=context, per_printing=True)
     printings = (
         # the set's game too (the same, Printing.clean): the game's sets are walked in order
@@ -214,7 +227,10 @@ def printing_search(
             "pk",
         )
     )
-    return order_cards(printings, compiled, slug=game.slug), compiled
+    if hide_demo:
+        printings = printings.filter(real_printings_only(game.slug))
+    printings = order_cards(printings, compiled, slug=game.slug)
+    return (real_first(printings) if show_demo else printings), compiled
 
 
 def near_cards(*, game: Game, words: tuple[str, ...]) -> list[Card]:
@@ -250,11 +266,12 @@ def set_cards(
     base = Card.objects.filter(Exists(in_set), game_id=card_set.game_id).annotate(
         first_number=_first_number(card_set=card_set)
     )
-    cards, filterset = _filter_cards(spec, base, params, default_sort, context)
+    # a set's own page lists all its cards, demo or not: it was asked for by name
+    cards, filterset = _filter_cards(spec, base, params, default_sort, context, hides_demo=False)
     conditions = _printing_conditions(filterset)
     if conditions:
         # The shared filters match a printing in any set; on a set's page the printing that
-        # matches must be in this set (Unmatched boost 3 here, not in another box).
+        # matches must be in this set (a printing value here, not in another box).
         matching = Printing.objects.filter(*conditions, card=OuterRef("pk"), card_set=card_set)
         cards = cards.filter(Exists(matching))
     return _with_printings(cards, card_set=card_set, conditions=conditions), filterset
@@ -326,7 +343,7 @@ def card_get(*, game_slug: str, code: str) -> CardDetail | None:
     uses: dict[int, ProductUse] = {}
     items = (
         ProductItem.objects.filter(printing__card=card)
-        .select_related("product")
+        .select_related("product__game")  # a product's kind is labelled by its game
         .order_by("product__release_date", "product__code", "zone")
     )
     for item in items:

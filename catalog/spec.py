@@ -1,4 +1,5 @@
-"""What a game declares to the catalog (its card types, attribute schemas, facets), and the
+"""What a game declares to the catalog (its card types and attribute schemas, from which its
+facets and search fields are derived: ``catalog.declared``), and the
 thin Django adapter over ``games.registry`` that the catalog, decks and simulator apps read
 game specs through (``get_game``, ``all_games``, ``is_game``)."""
 
@@ -6,15 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cached_property
+from typing import Any
 
 from django.utils.functional import Promise
 
 from catalog.attributes import AttributeSchema, validate_attributes
+from catalog.declared import Declared, Facet, declared
+from catalog.kinds import PRODUCT_KINDS, SET_KINDS, Kinds
+from catalog.query.fields import SearchField
 from games import registry
 from games.registry import Game
-
-FacetKind = Literal["choice", "list", "range", "bool"]
 
 
 class EmptySchema(AttributeSchema):
@@ -26,22 +29,6 @@ class CardType:
     code: str
     label: Promise | str
     schema: type[AttributeSchema] = EmptySchema
-
-
-@dataclass(frozen=True)
-class Facet:
-    """A main attribute that set pages and the API filter and sort on.
-
-    ``choice``: one value of a choice field; ``list``: membership in a choice list;
-    ``range``: a min/max on an integer; ``bool``: yes/no.
-    """
-
-    key: str
-    label: Promise | str
-    kind: FacetKind
-    choices: tuple[tuple[str, Promise | str], ...] = ()
-    #: "printing": the value lives on the printing (e.g. Unmatched boost), not on the card
-    on: Literal["card", "printing"] = "card"
 
 
 @dataclass(frozen=True)
@@ -57,13 +44,38 @@ class GameSpec:
     printing_schema: type[AttributeSchema] = EmptySchema
     #: where a card type's printings carry other attributes than the game's usual ones
     printing_schemas: Mapping[str, type[AttributeSchema]] = field(default_factory=dict)
-    facets: tuple[Facet, ...] = ()
-    #: named printing variants (e.g. Recharge "power-plus") with their labels
+    #: named printing variants (e.g. "foil" or "alternate-art") with their labels
     variants: tuple[tuple[str, Promise | str], ...] = ()
+    #: the kinds of set and product the game publishes (catalog.kinds; the shared ones unless
+    #: the game declares its own)
+    set_kinds: Kinds = SET_KINDS
+    product_kinds: Kinds = PRODUCT_KINDS
+    #: attribute values a card page words the game's own way: {key: {value: label}}
+    value_labels: Mapping[str, Mapping[str, Promise | str]] = field(default_factory=dict)
     sort_order: int = 100
     #: a short colour used by the game's card faces and badges
     accent: str = "#6c757d"
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def _declared(self) -> Declared:
+        # read off the schemas' fields once (a cached_property writes past the frozen
+        # dataclass's __setattr__, into the instance's own __dict__)
+        schemas = dict.fromkeys(t.schema for t in self.card_types)
+        printing = dict.fromkeys((self.printing_schema, *self.printing_schemas.values()))
+        return declared([*((s, "card") for s in schemas), *((s, "printing") for s in printing)])
+
+    @property
+    def facets(self) -> tuple[Facet, ...]:
+        """The facets the set pages and the API filter on: the attributes declared
+        ``Searchable(facet=True)``."""
+        return self._declared.facets
+
+    @property
+    def search_fields(self) -> tuple[SearchField, ...]:
+        """The search fields of the attributes declared ``Searchable`` (a game's fields that
+        are not one attribute are in its ``search.py``: ``catalog.query.fields.game_fields``)."""
+        return self._declared.search_fields
 
     @property
     def card_type_codes(self) -> tuple[str, ...]:
@@ -96,7 +108,7 @@ class GameSpec:
 
 
 def _spec_of(game: Game) -> GameSpec:
-    spec = game.declared("catalog", "SPEC")
+    spec = game.spec
     if not isinstance(spec, GameSpec):
         raise LookupError(f"The game {game.slug!r} declares no catalog SPEC in catalog.py")
     return spec

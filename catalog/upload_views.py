@@ -49,7 +49,9 @@ def _game_choices() -> list[tuple[str, str]]:
 class CatalogUploadForm(forms.Form):
     file = forms.FileField(
         label=_("Catalog file"),
-        help_text=_("DeckLab catalog JSON, an unmatched.cards deck JSON, or a CSV card list."),
+        help_text=_(
+            "DeckLab catalog JSON, a CSV card list, or a file in one of the games' own formats."
+        ),
         widget=forms.ClearableFileInput(
             attrs={"class": "form-control", "accept": ",".join(ALLOWED_SUFFIXES)}
         ),

@@ -21,7 +21,11 @@ from catalog.models import Card, Game, Printing
 from catalog.query.context import search_context
 from catalog.query.errors import QueryError
 from catalog.query.fields import COMMON_FIELDS, game_fields
+from catalog.query.paging import CappedPaginator
 from catalog.spec import all_games, get_game
+from contributions.diff import history_entries
+from contributions.selectors import card_history
+from contributions.services import is_editor
 from games.official import official_product
 
 CARDS_PER_PAGE = 60
@@ -56,6 +60,7 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     found = _or_404(selectors.game_get(slug=game))
     query = request.GET.get("q", "").strip()
     context: dict[str, Any] = {"game": found, "spec": get_game(found.slug), "query": query}
+    context["show_demo"] = request.GET.get("show_demo") == "true"  # the search form's toggle
     if query:
         context.update(_search(request, found))
     if _wants_results_only(request):
@@ -79,9 +84,14 @@ def _search(request: HttpRequest, game: Game) -> dict[str, Any]:
     compiled = filterset.compiled
     if compiled is not None and compiled.wants_printings:
         rows, compiled = selectors.printing_search(
-            game=game, query=request.GET.get("q", ""), context=search
+            game=game,
+            query=request.GET.get("q", ""),
+            context=search,
+            hide_demo=not filterset.asks_demo(),
+            show_demo=bool(filterset.form.cleaned_data.get("show_demo")),
         )
-    page: Page[Any] = Paginator(rows, CARDS_PER_PAGE).get_page(request.GET.get("page"))
+    # a search matching most of a game says "more than 1000" rather than count it all
+    page: Page[Any] = CappedPaginator(rows, CARDS_PER_PAGE).get_page(request.GET.get("page"))
     found: dict[str, Any] = {"page": page, "per_printing": bool(compiled and compiled.per_printing)}
     if not page.paginator.count and compiled is not None and compiled.words:
         found["near_cards"] = selectors.near_cards(game=game, words=compiled.words)
@@ -136,6 +146,9 @@ def card_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         ],
         "products": detail.products,
         "face_printings": _one_per_variant(detail.printings),
+        # the card's history (one query) and, for an editor, its Revert buttons
+        "history": history_entries(card_history(card=card)),
+        "can_revert": is_editor(request.user),
     }
     return render(request, "catalog/card.html", context)
 

@@ -371,7 +371,8 @@ def _run_export(job: CollectionJob) -> None:
     game = _game(params.get("game", ""))
     items = CollectionItem.objects.filter(owner=job.owner)
     if game is not None:
-        items = items.filter(printing__card__game=game)
+        # the set each item carries: a count of the game's items joins none to its printing
+        items = items.filter(card_set__game=game)
     total = max(1, items.count())
 
     def moved(done: int) -> None:

@@ -266,15 +266,25 @@ def collection_add(
     specs = merge_specs(specs)
     _lock_collection(owner.pk)
     existing = _existing(owner, specs, lock=True)
+    # each printing's card and set: new items carry them, the wishlist is shrunk by card
+    placed = {
+        pk: (card_id, set_id)
+        for pk, card_id, set_id in Printing.objects.filter(
+            pk__in={s.printing_id for s in specs}
+        ).values_list("pk", "card_id", "card_set_id")
+    }
     created: list[CollectionItem] = []
     updated: list[CollectionItem] = []
     outcomes: list[AddOutcome] = []
     for spec in specs:
         item = existing.get(spec.identity)
         if item is None:
+            card_id, card_set_id = placed[spec.printing_id]
             item = CollectionItem(
                 owner=owner,
                 printing_id=spec.printing_id,
+                card_id=card_id,
+                card_set_id=card_set_id,
                 quantity=spec.quantity,
                 trade_quantity=spec.trade_quantity,
                 condition=spec.condition,
@@ -322,7 +332,7 @@ def collection_add(
             )
         )
     CollectionChange.objects.bulk_create(changes, batch_size=2000)
-    _wishlist_fulfil(owner, specs)
+    _wishlist_fulfil(owner, specs, {pk: card_id for pk, (card_id, _s) in placed.items()})
     return outcomes
 
 
@@ -365,11 +375,10 @@ def _save_merged(items: list[CollectionItem], now: Any) -> None:
             )
 
 
-def _wishlist_fulfil(owner: Any, specs: Sequence[ItemSpec]) -> None:
+def _wishlist_fulfil(owner: Any, specs: Sequence[ItemSpec], card_of: dict[int, int]) -> None:
     added: dict[int, int] = defaultdict(int)
     for spec in specs:
         added[spec.printing_id] += spec.quantity
-    card_of = dict(Printing.objects.filter(pk__in=added).values_list("pk", "card_id"))
     wishes = list(WishlistItem.objects.filter(owner=owner, card_id__in=set(card_of.values())))
     if not wishes:
         return

@@ -53,6 +53,7 @@ from collection.models import (
     WishlistItem,
 )
 from collection.selectors import (
+    collection_binders,
     collection_items,
     collection_owner_for,
     collection_page_totals,
@@ -182,14 +183,8 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
     paginator = Paginator(items, ITEMS_PER_PAGE)
     paginator.count = totals.items  # already counted by the totals: no second COUNT query
     completion = set_completion(owner=request.user, game=found, mark=mark)
-    # a player's binders across games: the (owner, binder) index answers without a join, and
-    # "> ''" (not "exclude ''") starts its range after the items in no binder
-    binders = (
-        CollectionItem.objects.filter(owner_id=request.user.pk, binder__gt="")
-        .order_by("binder")
-        .values_list("binder", flat=True)
-        .distinct()
-    )
+    # a player's binders across games, from the (owner, binder) index
+    binders = collection_binders(owner=request.user)
     context = {
         "game": found,
         "spec": found.spec,
@@ -197,7 +192,7 @@ def game_page(request: HttpRequest, game: str) -> HttpResponse:
         "page": paginator.get_page(request.GET.get("page")),
         "totals": totals,
         "completion": completion,
-        "binders": list(binders),
+        "binders": binders,
         "conditions": Condition.choices,
         "finishes": finishes_for(found.slug),
         "languages": [(c, language_label(c)) for c in languages_for(found.slug)],
@@ -566,7 +561,8 @@ def export(request: HttpRequest) -> HttpResponse:
     game = _game_or_404(slug) if slug else None
     items = CollectionItem.objects.filter(owner_id=request.user.pk)
     if game is not None:
-        items = items.filter(printing__card__game=game)
+        # the set each item carries: a count of the game's items joins none to its printing
+        items = items.filter(card_set__game=game)
     count = items.count()
     if count > limits.job_threshold():
         # a big export is written by a worker (a POST starts it): nothing is read here

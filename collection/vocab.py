@@ -43,15 +43,9 @@ LANGUAGE_NAMES: dict[str, tuple[str, str, Any]] = {
 }
 
 
-def _declared(game_slug: str, name: str, default: Any) -> Any:
-    if not registry.is_game(game_slug):
-        return default
-    return registry.get(game_slug).declared("collection", name, default)
-
-
 def finishes_for(game_slug: str) -> tuple[tuple[str, Any], ...]:
-    found: tuple[tuple[str, Any], ...] = tuple(_declared(game_slug, "FINISHES", DEFAULT_FINISHES))
-    return found
+    declared = registry.get(game_slug).finishes if registry.is_game(game_slug) else None
+    return tuple(declared or DEFAULT_FINISHES)
 
 
 def finish_codes(game_slug: str) -> list[str]:
@@ -59,8 +53,8 @@ def finish_codes(game_slug: str) -> list[str]:
 
 
 def languages_for(game_slug: str) -> tuple[str, ...]:
-    found: tuple[str, ...] = tuple(_declared(game_slug, "LANGUAGES", DEFAULT_LANGUAGES))
-    return found
+    declared = registry.get(game_slug).languages if registry.is_game(game_slug) else None
+    return tuple(declared or DEFAULT_LANGUAGES)
 
 
 def default_language(game_slug: str) -> str:

@@ -24,6 +24,7 @@ ENTRY_POINTS: dict[str, str] = {
     "engines": "simulator-api:engine-list",
     "collection": "collection-api:item-list",
     "wishlist": "collection-api:wishlist",
+    "proposals": "contributions-api:proposal-list",
     "docs": "catalog-api:docs",
     "redoc": "catalog-api:redoc",
     "schema": "catalog-api:schema",
@@ -46,6 +47,7 @@ class ApiRootOutputSerializer(serializers.Serializer[dict[str, str]]):
     engines = _link(_("Each game's simulation engine and its parameters."))
     collection = _link(_("The printings you own."))
     wishlist = _link(_("The printings you want."))
+    proposals = _link(_("Your proposals to the catalog; propose new facts."))
     docs = _link(_("This API's documentation (Swagger UI)."))
     redoc = _link(_("This API's documentation (Redoc)."))
     schema = _link(_("The OpenAPI schema."))

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "decks",
     "simulator",
     "collection",
+    "contributions",
     "axes",  # login throttling: keep after the apps (its middleware is last)
 ]
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("decks/", include("decks.urls")),
     path("collection/", include("collection.urls")),
+    path("contribute/", include("contributions.urls")),
     path("decks/<str:public_id>/", include("simulator.testhands.urls")),
     path("sim/", include("simulator.urls")),
     path("api/v1/", ApiRootApi.as_view(), name="api-root"),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("api/v1/", include("simulator.testhands.api")),
     path("api/v1/", include("simulator.api.urls")),
     path("api/v1/", include("catalog.api.urls")),
+    path("api/v1/", include("contributions.api.urls")),
     path("", include("games.urls")),
     path("", include("catalog.urls")),
     # browsers ask for /favicon.ico whatever the page links: answer with the static icon

@@ -37,7 +37,7 @@ CHART_STYLE = Style(
 #: where pygal scopes them under one chart's id
 SCOPE = "svg.pygal-chart"
 #: series coloured by the stylesheet (pygal darkens the palette's colours past its length);
-#: Unmatched's charts by fighter have at most a hero and four sidekicks
+#: a chart split by a key's values (``split_by``) has at most a handful of series
 SERIES_COLOURED = 14
 
 # pygal's output is XML-escaped text, so neither element can hold a literal closing tag and

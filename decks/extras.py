@@ -1,5 +1,5 @@
-"""Deck extras as components: what a game keeps on a deck beside its cards (Recharge's counter
-chips are the first), declared as ``EXTRAS`` in the game's ``extras.py``.
+"""Deck extras as components: what a game keeps on a deck beside its cards (a list of counters, a
+chosen option), declared as ``EXTRAS`` in the game's ``extras.py``.
 
 An extra owns everything about its value: the schema the service layer checks on every save
 (the editor, the API and imports alike), its line in the text format, its editor partial and
@@ -33,13 +33,15 @@ class Extra(ABC):
     #: the key under ``Deck.extras``
     key: ClassVar[str]
     label: ClassVar[Promise | str]
-    #: the text format's line names (``chips: 5x10``), the first one written on export
+    #: the text format's line names (``counters: 5x10``), the first one written on export
     text_keys: ClassVar[tuple[str, ...]]
     #: templates given ``deck``, ``extra``, ``value`` and what ``context`` adds
     editor_template: ClassVar[str] = ""
     display_template: ClassVar[str] = ""
     #: a static script the editor page loads for the editor partial (``games/<slug>/x.js``)
     script: ClassVar[str] = ""
+    #: a static stylesheet the editor page links for the editor partial (``games/<slug>/x.css``)
+    stylesheet: ClassVar[str] = ""
 
     @abstractmethod
     def clean(self, value: Any) -> Any:
@@ -76,8 +78,7 @@ class Extra(ABC):
 def extras_of(slug: str) -> tuple[Extra, ...]:
     if not registry.is_game(slug):
         return ()
-    extras: tuple[Extra, ...] = tuple(registry.get(slug).declared("extras", "EXTRAS", ()))
-    return extras
+    return tuple(registry.get(slug).extras)
 
 
 def extra_of(slug: str, key: str) -> Extra | None:

@@ -25,6 +25,9 @@ class Zone:
     cite: Cite | None = None
     #: whether the zone is the deck proper (shuffled, counted in statistics and odds)
     is_deck: bool = False
+    #: other names players write for the zone in a text list, in either language (the code
+    #: and the label in both languages are read already)
+    aliases: tuple[str, ...] = ()
 
 
 class Rule(Protocol):
@@ -37,7 +40,7 @@ class Stat:
 
     ``key`` "card_type" counts types; otherwise an attribute of the card (or, with
     ``on="printing"``, of the entry's printing); list values count once per member;
-    ``split_by`` makes one series per value of another key (Unmatched: values by fighter).
+    ``split_by`` makes one series per value of another key (values by character, say).
     """
 
     key: str
@@ -110,11 +113,11 @@ class DeckRules:
 
 def deck_rules(slug: str) -> DeckRules:
     """The deck rules (``deck.py``'s ``RULES``) of a registered game; LookupError otherwise."""
-    rules = registry.get(slug).declared("deck", "RULES")
+    rules = registry.get(slug).deck_rules
     if not isinstance(rules, DeckRules):
         raise LookupError(f"No deck rules for the game {slug!r}")
     return rules
 
 
 def has_deck_rules(slug: str) -> bool:
-    return registry.is_game(slug) and registry.get(slug).part("deck") is not None
+    return registry.is_game(slug) and registry.get(slug).has_deck_rules

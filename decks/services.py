@@ -75,11 +75,10 @@ def _merge(specs: Iterable[EntrySpec]) -> list[EntrySpec]:
 
 
 def _default_printing(deck: Deck, card: Card) -> Printing | None:
-    """The printing the game pins a card to when it comes without one (Unmatched: the one in
-    the deck's hero's own deck, with its fighter and boost); None when the game has no such
+    """The printing the game pins a card to when it comes without one (e.g. the printing in
+    the deck's character's own box); None when the game has no such
     rule or no printing fits. Decided here, so the editor, the API and imports pin alike."""
-    pick = registry.get(deck.game.slug).declared("deck", "default_printing")
-    return pick(deck, card) if pick is not None else None
+    return registry.get(deck.game.slug).default_printing(deck, card)
 
 
 def _printing_or_default(
@@ -97,7 +96,7 @@ def _printing_or_default(
 def _pin_defaults(deck: Deck) -> None:
     """Entries just written without a printing take the game's default one, as each would
     have if added alone; one landing on an identical entry merges with it."""
-    if registry.get(deck.game.slug).declared("deck", "default_printing") is None:
+    if not registry.get(deck.game.slug).pins_printings:
         return
     for entry in DeckEntry.objects.filter(deck=deck, printing=None).select_related("card"):
         printing = _default_printing(deck, entry.card)

@@ -78,10 +78,7 @@ def official_product(game: str, code: str) -> OfficialProduct | None:
     """The official data of product ``code`` of ``game``, or None (no data, or no such game)."""
     if not registry.is_game(game):
         return None
-    products: Mapping[str, OfficialProduct] = registry.get(game).declared(
-        "official", "OFFICIAL", {}
-    )
-    return products.get(code)
+    return registry.get(game).official_products.get(code)
 
 
 def start_deck(game: str, code: str, entries: list[Any]) -> tuple[list[Any], dict[str, Any]]:
@@ -90,8 +87,4 @@ def start_deck(game: str, code: str, entries: list[Any]) -> tuple[list[Any], dic
     Xander's cards); a game without one keeps the product's list as it is."""
     if not registry.is_game(game):
         return entries, {}
-    starter = registry.get(game).declared("official", "start_deck")
-    if starter is None:
-        return entries, {}
-    result: tuple[list[Any], dict[str, Any]] = starter(code, entries)
-    return result
+    return registry.get(game).start_deck(code, entries)

@@ -1,6 +1,7 @@
 """Each game's rules reference, in our own words and both languages: ``reference.json`` in the
-game's package (sections of rules, each with an anchor and the lines of the rule digest it
-explains). The pages show it (``games/views.py``); a legality problem, an odds note or a
+game's package. Its sections are the game's own (a key for the page anchor and a heading in
+both languages), each holding rules with an anchor and the lines of the rule digest they
+explain. The pages show it (``games/views.py``); a legality problem, an odds note or a
 simulation assumption that cites ``<digest>:<line>`` links to the rule covering that line.
 
 Pure Python apart from the URL, which shared code builds with ``rule_url``.
@@ -15,7 +16,6 @@ from functools import lru_cache
 
 from games import registry
 
-FILE = "reference.json"
 #: a digest citation as the checker and the engines write it: "unmatched.md:18", "recharge.md:9-26"
 CITATION = re.compile(r"(?:shared/rules/)?(?P<digest>[a-z0-9-]+\.md)(?::(?P<line>\d+)(?:-\d+)?)?")
 
@@ -39,8 +39,16 @@ class Rule:
 
 @dataclass(frozen=True)
 class Section:
+    """A section of the page: its key (the page anchor) and its heading, both the game's own,
+    so a new game's sections appear without any shared list of them."""
+
     key: str
+    title_en: str
+    title_ja: str
     rules: tuple[Rule, ...]
+
+    def title(self, language: str) -> str:
+        return self.title_ja if language.startswith("ja") and self.title_ja else self.title_en
 
 
 @lru_cache(maxsize=32)
@@ -48,13 +56,15 @@ def reference(slug: str) -> tuple[Section, ...]:
     """The game's rules reference; empty when the game has none."""
     if not registry.is_game(slug):
         return ()
-    path = registry.get(slug).directory / FILE
+    path = registry.get(slug).reference_file
     if not path.is_file():
         return ()
     raw = json.loads(path.read_text(encoding="utf-8"))
     return tuple(
         Section(
             key=section["key"],
+            title_en=section["en"]["title"],
+            title_ja=section["ja"]["title"],
             rules=tuple(
                 Rule(
                     anchor=rule["anchor"],

@@ -4,23 +4,13 @@ A game is one package under ``games/`` (or anywhere importable) whose ``__init__
 ``GAME = Game(...)``. Everything else the game knows sits in modules of that package with fixed
 names, imported only when asked for, so the pure parts (schedule, rules, engine, golden data)
 can be used without Django and the Django parts (catalog spec, deck rules, extras, formats,
-test-hand panels) load on first use:
+test-hand panels) load on first use.
 
-=================  =========================================================================
-``catalog.py``     ``SPEC``: card types, attribute schemas, facets, variants (Django forms)
-``catalog.json``   the game's catalog data, loaded by ``manage.py load_catalogs``
-``deck.py``        ``RULES``: zones, legality rules, statistics (``decks.game_rules``)
-``extras.py``      ``EXTRAS``: deck extras as components (``decks.extras``)
-``rules.py``       pure rules shared by the deck checker and the engine
-``schedule.py``    ``SETUP``: the draw schedule of test hands and odds (pure)
-``engine.py``      ``ENGINE``: the goldfish engine (pure; absent: the game has none yet)
-``testhand.py``    ``PANELS``: what a test hand shows beside the cards (the engine's view)
-``search.py``      ``FIELDS``: the game's fields in the card search language (``catalog.query``)
-``formats.py``     ``DECK_FORMATS`` and ``CATALOG_FORMATS``: the game's own file formats
-``golden.py``      ``GOLDEN_DECK`` and ``GOLDEN_GAMES``; transcripts in ``golden/``
-``templates/``     ``face.html`` (the card face) and partials, as ``games/<slug>/<file>``
-``static/``        styles and scripts, served as ``games/<slug>/<file>``
-=================  =========================================================================
+The parts are the contract written once in ``Game`` below: each is a typed accessor
+(``game.deck_rules``, ``game.engine``, ``game.search_fields``, ...) declared with
+``games.contract.Declared`` (its module, its name there, what it gives). Shared code reads a
+game only through them; ``docs/adding-a-game.md`` lists the same parts, and a test holds the
+two together.
 
 The built-in games are the list ``BUILTIN`` below: adding one is a folder and one line here.
 ``register`` adds a game from elsewhere (a test's temporary package, or the packages named in
@@ -31,16 +21,30 @@ from __future__ import annotations
 
 import importlib
 import threading
-from contextlib import ContextDecorator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from games.contract import Declared, DefaultPrinting, StartDeck
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from catalog.importers.formats import CatalogFormat
+    from catalog.models import Card, Printing
+    from catalog.query.fields import SearchField
+    from catalog.spec import GameSpec
+    from decks.extras import Extra
+    from decks.game_rules import DeckRules
+    from decks.imports.formats import DeckFormat
+    from decks.models import Deck
+    from games.official import OfficialProduct
+    from simulator.engine.cards import SimDeck
     from simulator.engine.engine import Engine
     from simulator.engine.setup import GameSetup
+    from simulator.testhands.panels import Panel
 
 #: the games that ship with DeckLab, in the order their packages are imported
 BUILTIN: tuple[str, ...] = (
@@ -63,11 +67,70 @@ class Game:
     digest: str
     #: where the game sits in lists (catalog home, pickers)
     sort_order: int = 100
-    #: parts swapped for others by ``PartOverride`` (tests only): part name -> module path
-    overrides: dict[str, str] = field(default_factory=dict, repr=False)
     #: dotted names already found missing: a failed import searches the disk again every
     #: time, and pages ask for parts (formats, extras) a game may not have on every request
     _missing: set[str] = field(default_factory=set, repr=False)
+
+    # --- the contract: every part a game may declare ---------------------------------------
+    # catalog.py
+    spec: ClassVar[Declared[GameSpec]] = Declared(
+        "catalog", "SPEC", "card types, attribute schemas, facets, variants", required=True
+    )
+    # search.py
+    search_fields: ClassVar[Declared[tuple[SearchField, ...]]] = Declared(
+        "search", "FIELDS", "search fields that are not one attribute (several keys)", default=()
+    )
+    # deck.py
+    deck_rules: ClassVar[Declared[DeckRules]] = Declared(
+        "deck", "RULES", "zones, legality rules, statistics", required=True
+    )
+    default_printing_hook: ClassVar[Declared[DefaultPrinting | None]] = Declared(
+        "deck", "default_printing", "the printing a card added without one is pinned to"
+    )
+    # extras.py
+    extras: ClassVar[Declared[tuple[Extra, ...]]] = Declared(
+        "extras", "EXTRAS", "what a deck keeps beside its cards", default=()
+    )
+    # schedule.py (pure)
+    setup: ClassVar[Declared[GameSetup]] = Declared(
+        "schedule", "SETUP", "how test hands and odds deal", required=True
+    )
+    # engine.py (pure)
+    engine: ClassVar[Declared[Engine[Any, Any] | None]] = Declared(
+        "engine", "ENGINE", "the goldfish engine (absent: the game has none yet)"
+    )
+    # testhand.py
+    panels: ClassVar[Declared[tuple[Panel, ...]]] = Declared(
+        "testhand", "PANELS", "what a test hand shows beside the cards", default=()
+    )
+    # formats.py
+    deck_formats: ClassVar[Declared[tuple[DeckFormat, ...]]] = Declared(
+        "formats", "DECK_FORMATS", "the game's own deck file formats", default=()
+    )
+    catalog_formats: ClassVar[Declared[tuple[CatalogFormat, ...]]] = Declared(
+        "formats", "CATALOG_FORMATS", "the game's own catalog file formats", default=()
+    )
+    # collection.py
+    finishes: ClassVar[Declared[tuple[tuple[str, Any], ...] | None]] = Declared(
+        "collection", "FINISHES", "the finishes a collection item may have (code, label)"
+    )
+    languages: ClassVar[Declared[tuple[str, ...] | None]] = Declared(
+        "collection", "LANGUAGES", "the languages the game was printed in, the usual first"
+    )
+    # official.py
+    official_products: ClassVar[Declared[Mapping[str, OfficialProduct]]] = Declared(
+        "official", "OFFICIAL", "facts about official products, by product code", default={}
+    )
+    start_deck_hook: ClassVar[Declared[StartDeck | None]] = Declared(
+        "official", "start_deck", "a deck started from an official product, choices applied"
+    )
+    # golden.py (pure)
+    golden_deck: ClassVar[Declared[SimDeck | None]] = Declared(
+        "golden", "GOLDEN_DECK", "a hand-made deck reaching every rule of the engine"
+    )
+    golden_games: ClassVar[Declared[tuple[Any, ...] | None]] = Declared(
+        "golden", "GOLDEN_GAMES", "the games recorded as golden transcripts"
+    )
 
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"
@@ -77,10 +140,11 @@ class Game:
         module = importlib.import_module(self.package)
         return Path(str(module.__file__)).resolve().parent
 
-    def part(self, name: str) -> ModuleType | None:
-        """The package's module ``name``, or None when the game has no such part. A module
-        that exists but fails to import still raises: a broken part is seen, never hidden."""
-        dotted = self.overrides.get(name) or f"{self.package}.{name}"
+    def module(self, name: str) -> ModuleType | None:
+        """The package's module ``name`` (for ``Declared`` only), or None when the game has
+        no such module. A module that exists but fails to import still raises: a broken part
+        is seen, never hidden."""
+        dotted = f"{self.package}.{name}"
         if dotted in self._missing:
             return None
         try:
@@ -91,26 +155,28 @@ class Game:
             self._missing.add(dotted)
             return None
 
-    def declared(self, part: str, name: str, default: Any = None) -> Any:
-        module = self.part(part)
-        return getattr(module, name, default) if module is not None else default
-
-    # --- the pure parts ------------------------------------------------------------------
+    # --- hooks -----------------------------------------------------------------------------
     @property
-    def setup(self) -> GameSetup:
-        """How test hands and odds deal this game (``schedule.py``'s ``SETUP``)."""
-        found = self.declared("schedule", "SETUP")
-        if found is None:
-            raise LookupError(f"The game {self.slug!r} declares no draw schedule")
-        setup: GameSetup = found
-        return setup
+    def pins_printings(self) -> bool:
+        """Whether the game pins cards added without a printing (``default_printing``)."""
+        return self.default_printing_hook is not None
+
+    def default_printing(self, deck: Deck, card: Card) -> Printing | None:
+        """The printing ``card`` is pinned to in ``deck`` when added without one, or None."""
+        hook = self.default_printing_hook
+        return hook(deck, card) if hook is not None else None
+
+    def start_deck(self, code: str, entries: list[Any]) -> tuple[list[Any], dict[str, Any]]:
+        """The entries and extras of a new deck started from product ``code``; a game without
+        ``official.start_deck`` keeps the product's list as it is."""
+        hook = self.start_deck_hook
+        return hook(code, entries) if hook is not None else (entries, {})
 
     @property
-    def engine(self) -> Engine[Any, Any] | None:
-        """The goldfish engine, or None while the game has none."""
-        engine: Engine[Any, Any] | None = self.declared("engine", "ENGINE")
-        return engine
+    def has_deck_rules(self) -> bool:
+        return self.module("deck") is not None
 
+    # --- files ------------------------------------------------------------------------------
     @property
     def golden_dir(self) -> Path:
         return self.directory / "golden"
@@ -119,6 +185,10 @@ class Game:
     def catalog_file(self) -> Path | None:
         path = self.directory / "catalog.json"
         return path if path.exists() else None
+
+    @property
+    def reference_file(self) -> Path:
+        return self.directory / "reference.json"
 
     @property
     def templates_dir(self) -> Path:
@@ -211,25 +281,3 @@ def is_game(slug: str) -> bool:
 def engines() -> dict[str, Engine[Any, Any]]:
     """The games that have a goldfish engine, by slug."""
     return {g.slug: e for g in all_games() if (e := g.engine) is not None}
-
-
-class PartOverride(ContextDecorator):
-    """Swap one part of a registered game for another module while a test runs (a decorator
-    or a ``with`` block): the run tests play a tiny controllable engine on Mattsan decks."""
-
-    def __init__(self, slug: str, part: str, module: str) -> None:
-        self.slug, self.part, self.module = slug, part, module
-        self._before: str | None = None
-
-    def __enter__(self) -> PartOverride:
-        game = get(self.slug)
-        self._before = game.overrides.get(self.part)
-        game.overrides[self.part] = self.module
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        game = get(self.slug)
-        if self._before is None:
-            game.overrides.pop(self.part, None)
-        else:
-            game.overrides[self.part] = self._before

@@ -6,20 +6,11 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from catalog.spec import get_game
 from games import registry
 from games.reference import reference
-
-SECTION_TITLES = {
-    "cards": _("Cards"),
-    "construction": _("Deck construction"),
-    "start": _("Starting the game"),
-    "turn": _("The turn"),
-    "engine": _("What the engine assumes"),
-}
 
 
 @require_safe
@@ -30,7 +21,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     sections = [
         {
             "key": section.key,
-            "title": SECTION_TITLES.get(section.key, section.key),
+            "title": section.title(language),
             "rules": [
                 {"anchor": r.anchor, "title": r.title(language), "text": r.text(language)}
                 for r in section.rules

@@ -8,7 +8,7 @@ Static files: ``games/<slug>/face.css`` is ``static/face.css`` of that package, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,20 @@ class GamesConfig(AppConfig):
         # Games kept outside this repository: dotted package paths, e.g. "mygames.poker"
         for package in getattr(settings, "DECKLAB_EXTRA_GAMES", ()):
             registry.register(package)
+        # before the first translation is asked for, which reads LOCALE_PATHS once
+        settings.LOCALE_PATHS = with_game_locales(settings.LOCALE_PATHS)
+
+
+def with_game_locales(paths: Iterable[str | Path]) -> list[str | Path]:
+    """``paths`` and the ``locale/`` folder of every registered game that has one: a game kept
+    outside this repository brings its own translations (the built-in games' entries are in
+    the project's catalog, so their packages have none)."""
+    found = list(paths)
+    for game in registry.all_games():
+        folder = game.directory / "locale"
+        if folder.is_dir() and folder not in found:
+            found.append(folder)
+    return found
 
 
 class GameTemplateLoader(FileSystemLoader):

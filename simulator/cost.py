@@ -21,7 +21,7 @@ from simulator.models import MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, RunStatus, Simulati
 #: ten minutes of one worker: a bigger run would hold a worker from everyone else too long
 MAX_RUN_WORKER_SECONDS = 600.0
 #: an engine never run here: 5,000 games of 60 turns a second (on one core the slowest engine,
-#: 央華封神's, plays about 5,000 games a second, Unmatched's about 110,000 of up to 30 turns)
+#: the slowest engine plays about 5,000 games a second, the fastest about 110,000 of up to 30 turns)
 DEFAULT_GAME_TURNS_PER_SECOND = 300_000.0
 #: how many recent runs the speed is measured over
 SAMPLE_RUNS = 20

@@ -13,19 +13,24 @@ from catalog.models import Printing
 from decks.game_rules import deck_rules
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts, PrintingFacts
 from decks.models import Deck, DeckEntry
-from simulator.engine.cards import SimCard, SimDeck
+from simulator.engine.cards import SimCard, SimDeck, SimPrinting
 
 
 def _attributes(entry: EntryFacts) -> dict[str, Any]:
-    """The card's attributes overlaid with its printing's (pinned, else the first one): an
-    Unmatched card's boost and fighter live on the printing."""
+    """The card's attributes overlaid with its printing's (pinned, else the first one): a
+    game may keep a card's numbers on its printings, which differ from box to box."""
     printing = entry.printing or (entry.card.printings[0] if entry.card.printings else None)
     merged = dict(printing.attributes) if printing else {}
     merged.update(entry.card.attributes)
-    # where the card was printed (collector numbers; an Unmatched hero deck's id): a card
-    # printed in the hero's own deck is that hero's, whatever its fighter is called there
-    merged["printed_in"] = sorted({p.number for p in entry.card.printings if p.number})
     return merged
+
+
+def _printings(entry: EntryFacts) -> tuple[SimPrinting, ...]:
+    """Every printing of the card as plain facts; what they mean is the engine's business."""
+    return tuple(
+        SimPrinting(p.set_code, p.number, p.variant, dict(p.attributes))
+        for p in entry.card.printings
+    )
 
 
 def sim_deck_from_facts(facts: DeckFacts, *, language: str = "en") -> SimDeck:
@@ -47,6 +52,7 @@ def sim_deck_from_facts(facts: DeckFacts, *, language: str = "en") -> SimDeck:
                     card_type=entry.card.card_type,
                     attributes=_attributes(entry),
                     variant=variant,
+                    printings=_printings(entry),
                 )
             )
         zones.setdefault(entry.zone, []).append((index_of[key], entry.quantity))

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from simulator.engine.cards import SimCard, SimDeck
+from simulator.engine.cards import SimCard, SimDeck, SimPrinting
 
-FORMAT_VERSION = 1
+#: 2 added each card's printings (an engine reads where a card was printed from them); a
+#: format 1 deck still reads, its cards without printings, as it was played then
+FORMAT_VERSION = 2
+READABLE_FORMATS = frozenset({1, FORMAT_VERSION})
 
 
 class DeckDataError(ValueError):
@@ -32,6 +35,9 @@ def sim_deck_to_json(deck: SimDeck) -> dict[str, Any]:
                 "card_type": card.card_type,
                 "attributes": dict(card.attributes),
                 "variant": card.variant,
+                "printings": [
+                    [p.set_code, p.number, p.variant, dict(p.attributes)] for p in card.printings
+                ],
             }
             for card in deck.cards
         ],
@@ -44,7 +50,7 @@ def sim_deck_to_json(deck: SimDeck) -> dict[str, Any]:
 
 
 def sim_deck_from_json(data: Mapping[str, Any]) -> SimDeck:
-    if data.get("format") != FORMAT_VERSION:
+    if data.get("format") not in READABLE_FORMATS:
         raise DeckDataError(f"unknown deck data format {data.get('format')!r}")
     try:
         cards = tuple(
@@ -55,6 +61,10 @@ def sim_deck_from_json(data: Mapping[str, Any]) -> SimDeck:
                 card_type=str(card["card_type"]),
                 attributes=dict(card.get("attributes") or {}),
                 variant=str(card.get("variant") or ""),
+                printings=tuple(
+                    SimPrinting(str(set_code), str(number), str(kind), dict(facts or {}))
+                    for set_code, number, kind, facts in card.get("printings") or ()
+                ),
             )
             for index, card in enumerate(data["cards"])
         )

@@ -7,7 +7,9 @@ so every boolean filter here accepts only ``true`` or ``false``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 import django_filters
@@ -16,11 +18,12 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.attributes import StrictBooleanField
 from catalog.filters import CardFilterBase, card_filterset_for
+from catalog.kinds import Kinds
 from catalog.models import CardSet, Printing, Product
 from catalog.spec import GameSpec, all_games, get_game
 
 #: filters every game's card list has; the rest of a game's card filters are its facets
-GENERIC_CARD_FILTERS = ("q", "type", "set", "demo", "sort")
+GENERIC_CARD_FILTERS = ("q", "type", "set", "demo", "show_demo", "sort")
 
 
 class StrictBooleanFilter(django_filters.BooleanFilter):
@@ -79,6 +82,7 @@ class CrossGameCardFilter(CardFilterBase):
         field_name="game__slug", choices=_game_choices, label=_("Game")
     )
     demo = StrictBooleanFilter(field_name="is_demo", label=_("Demo cards"))
+    show_demo = StrictBooleanFilter(label=_("Show demo cards"), method="filter_show_demo")
 
     def query_slug(self) -> str | None:
         # with a game named, its own fields apply, as on the game's pages
@@ -86,8 +90,22 @@ class CrossGameCardFilter(CardFilterBase):
         return str(game) if game else None
 
 
+def _all_kinds(declared: Callable[[GameSpec], Kinds]) -> Callable[[], list[tuple[str, str]]]:
+    """Every kind some game declares (catalog.kinds), read when a request is filtered: a kind
+    no game has is a client's mistake (400); another game's kind simply finds nothing."""
+
+    def choices() -> list[tuple[str, str]]:
+        found: dict[str, str] = {}
+        for spec in all_games():
+            for code, label in declared(spec):
+                found.setdefault(code, str(label))
+        return list(found.items())
+
+    return choices
+
+
 class CardSetFilter(django_filters.FilterSet):
-    kind = django_filters.ChoiceFilter(choices=CardSet.Kind.choices, label=_("Kind"))
+    kind = django_filters.ChoiceFilter(choices=_all_kinds(attrgetter("set_kinds")), label=_("Kind"))
     demo = StrictBooleanFilter(field_name="is_demo", label=_("Demo sets"))
 
     class Meta:
@@ -96,7 +114,9 @@ class CardSetFilter(django_filters.FilterSet):
 
 
 class ProductFilter(django_filters.FilterSet):
-    kind = django_filters.ChoiceFilter(choices=Product.Kind.choices, label=_("Kind"))
+    kind = django_filters.ChoiceFilter(
+        choices=_all_kinds(attrgetter("product_kinds")), label=_("Kind")
+    )
     set = django_filters.CharFilter(field_name="card_set__code", label=_("Set code"))
     demo = StrictBooleanFilter(field_name="is_demo", label=_("Demo products"))
 

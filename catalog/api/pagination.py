@@ -13,12 +13,19 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
+
+from catalog.query.paging import COUNT_CAP, CappedPaginator
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 
 PAGE_SIZE_INVALID = _("Give a whole number from 1 to %(max)d.")
 PAGE_INVALID = _("Give a whole page number from 1, or “last”.")
+COUNT_EXACT_DESCRIPTION = _(
+    "False when more rows match than “count”: counting stops after %(cap)d rows (or the end "
+    "of the page asked for), “next” leads on, and page=last counts every row."
+)
 
 
 class CatalogPagination(PageNumberPagination):
@@ -60,3 +67,33 @@ class CatalogPagination(PageNumberPagination):
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"].update({"minimum": 1})
         return parameters
+
+
+class CappedCountPagination(CatalogPagination):
+    """The catalog's lists: a count read no further than 1,000 rows or the end of the page
+    asked for (``catalog/query/paging.py``, issue 19), and ``count_exact`` to say which."""
+
+    django_paginator_class = CappedPaginator
+
+    def get_paginated_response(self, data: Any) -> Response:
+        assert self.page is not None  # paginate_queryset ran first
+        paginator = self.page.paginator
+        more_than = paginator.more_than if isinstance(paginator, CappedPaginator) else None
+        return Response(
+            {
+                "count": paginator.count if more_than is None else more_than,
+                "count_exact": more_than is None,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        described = super().get_paginated_response_schema(schema)
+        described["properties"]["count_exact"] = {
+            "type": "boolean",
+            "description": COUNT_EXACT_DESCRIPTION % {"cap": COUNT_CAP},
+        }
+        described["required"] = [*described["required"], "count_exact"]
+        return described

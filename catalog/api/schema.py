@@ -16,7 +16,6 @@ from drf_spectacular.utils import OpenApiParameter
 
 from catalog.api.filters import GENERIC_CARD_FILTERS
 from catalog.filters import SORT_CHOICES
-from catalog.models import CardSet, Product
 from catalog.query.fields import COMMON_FIELDS, game_fields
 from catalog.spec import all_games
 
@@ -49,7 +48,7 @@ LANGUAGE_HEADER = OpenApiParameter(
 
 
 def _language_description() -> Any:
-    """What ``q`` takes: the search language, and each game's fields (from its search.py)."""
+    """What ``q`` takes: the search language, and each game's fields (``game_fields``)."""
     per_game = "; ".join(
         f"{spec.slug}: "
         + (", ".join(f"`{f.name}` ({f.kind})" for f in game_fields(spec.slug)) or "-")
@@ -90,6 +89,15 @@ Q_SHARED = _query(
 )
 SET = _query("set", OpenApiTypes.STR, _("Set code: cards printed in that set."))
 DEMO = _query("demo", OpenApiTypes.BOOL, _("true: only demonstration rows; false: none of them."))
+SHOW_DEMO = _query(
+    "show_demo",
+    OpenApiTypes.BOOL,
+    _(
+        "true: demonstration cards too, after the real ones. Once a game's real cards are in "
+        "the catalog, its demonstration cards are left out unless asked for (this, `demo`, or "
+        "`is:demo` in `q`)."
+    ),
+)
 SORT = _query(
     "sort",
     OpenApiTypes.STR,
@@ -150,7 +158,8 @@ def _facet_parameters() -> list[OpenApiParameter]:
     ]
 
 
-CARD_LIST_PARAMETERS = [GAME_PATH, LANGUAGE_HEADER, Q, _card_type_parameter(), SET, DEMO, SORT]
+CARD_LIST_PARAMETERS = [GAME_PATH, LANGUAGE_HEADER, Q, _card_type_parameter(), SET, DEMO]
+CARD_LIST_PARAMETERS += [SHOW_DEMO, SORT]
 CARD_LIST_PARAMETERS += _facet_parameters()
 
 CARD_SEARCH_PARAMETERS = [
@@ -164,20 +173,31 @@ CARD_SEARCH_PARAMETERS = [
     ),
     SET,
     DEMO,
+    SHOW_DEMO,
     SORT,
 ]
 
 SET_LIST_PARAMETERS = [
     GAME_PATH,
     LANGUAGE_HEADER,
-    _query("kind", OpenApiTypes.STR, _("Kind of set."), enum=list(CardSet.Kind.values)),
+    _query(
+        "kind",
+        OpenApiTypes.STR,
+        _("Kind of set."),
+        enum=_union([code for spec in all_games() for code, _label in spec.set_kinds]),
+    ),
     DEMO,
 ]
 
 PRODUCT_LIST_PARAMETERS = [
     GAME_PATH,
     LANGUAGE_HEADER,
-    _query("kind", OpenApiTypes.STR, _("Kind of product."), enum=list(Product.Kind.values)),
+    _query(
+        "kind",
+        OpenApiTypes.STR,
+        _("Kind of product."),
+        enum=_union([code for spec in all_games() for code, _label in spec.product_kinds]),
+    ),
     _query("set", OpenApiTypes.STR, _("Set code: products of that set.")),
     DEMO,
 ]

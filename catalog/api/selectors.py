@@ -26,7 +26,8 @@ from catalog.api.filters import (
     api_card_filterset_for,
     printing_filterset_for,
 )
-from catalog.filters import CardFilterBase, sort_cards
+from catalog.demo import real_printings_only
+from catalog.filters import CardFilterBase, real_first, sort_cards
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
 from catalog.query.compile import SearchContext, compile_query, order_cards
 from catalog.spec import all_games, get_game
@@ -146,7 +147,7 @@ def _first_number(card_set_code: str | None) -> Subquery:
 def _card_page(filterset: CardFilterBase) -> QuerySet[Card]:
     """The filtered cards, once each, in the requested order, with what a list row shows.
 
-    The filters test printings with EXISTS (a set, a printing field such as Unmatched boost),
+    The filters test printings with EXISTS (a set, a field a game keeps on printings),
     so each card comes once and the card table is filtered directly: no ``pk IN (filtered)``
     re-scan, and the page's COUNT is one plain count over the same conditions.
     """
@@ -157,6 +158,8 @@ def _card_page(filterset: CardFilterBase) -> QuerySet[Card]:
     if compiled is not None and compiled.order is not None:
         sort = compiled.order[0]
         cards = order_cards(cards, compiled, slug=filterset.game_slug)
+    if data.get("show_demo"):
+        cards = real_first(cards)  # the sort above replaced the filterset's order
     if sort == "number":
         cards = cards.annotate(first_number=_first_number(data.get("set")))
     return cards.select_related("game").prefetch_related(
@@ -181,7 +184,10 @@ def _printing_rows(
         .filter(compiled.condition, card__game=game, card_set__game=game)
         .select_related("card__game", "card_set")
     )
-    return order_cards(_printings_in_order(printings), compiled, slug=game.slug)
+    if not filterset.asks_demo():
+        printings = printings.filter(real_printings_only(game.slug))
+    printings = order_cards(_printings_in_order(printings), compiled, slug=game.slug)
+    return real_first(printings) if filterset.form.cleaned_data.get("show_demo") else printings
 
 
 def card_list(

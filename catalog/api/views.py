@@ -28,7 +28,7 @@ from rest_framework.response import Response
 
 from catalog.api import schema, selectors
 from catalog.api.filters import api_card_filterset_for, printing_filterset_for
-from catalog.api.pagination import CatalogPagination
+from catalog.api.pagination import CappedCountPagination
 from catalog.api.serializers import (
     CardDetailOutputSerializer,
     CardOutputSerializer,
@@ -74,7 +74,7 @@ def _game_or_404(slug: str) -> Game:
 class CatalogListApi(generics.ListAPIView[_M]):
     """What every catalog list shares: bounded pages, filtering done by the selector."""
 
-    pagination_class = CatalogPagination
+    pagination_class = CappedCountPagination
     filter_backends = ()
 
     @property

@@ -1,8 +1,8 @@
 """Attribute validation for a whole import, each distinct value checked once.
 
 ``catalog.attributes.validate_attributes`` builds a Django form per mapping: the form deep-copies
-its fields, so 20,000 rows cost seconds. A catalog repeats its values (boost 0-9, a handful of
-fighters, nine weapon icons): here each (schema, key, value) is cleaned once by the schema's own
+its fields, so 20,000 rows cost seconds. A catalog repeats its values (a number from 0 to 9, a
+handful of names, a few icons): here each (schema, key, value) is cleaned once by the schema's own
 field and the answer remembered for the rest of the import. A schema with a form-level
 ``clean()`` (fields that must go together) or a ``clean_<key>`` hook is validated whole, by
 ``validate_attributes``, and remembered by its whole mapping. Either way the cleaned mapping

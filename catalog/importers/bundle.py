@@ -1,6 +1,6 @@
 """What every catalog format parses into: plain rows that remember where they came from.
 
-Parsers (DeckLab JSON, unmatched.cards deck JSON, CSV) only read; ``validate`` checks the
+Parsers (DeckLab JSON, the games' own formats, CSV) only read; ``validate`` checks the
 whole bundle against the game's schemas and the database and collects every problem; ``write``
 applies a clean bundle in one transaction. So all formats share one set of rules and errors.
 """

@@ -27,5 +27,5 @@ def catalog_formats() -> list[CatalogFormat]:
     """Every registered game's catalog formats, in the games' order."""
     found: list[CatalogFormat] = []
     for game in registry.all_games():
-        found.extend(game.declared("formats", "CATALOG_FORMATS", ()))
+        found.extend(game.catalog_formats)
     return found

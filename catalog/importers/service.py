@@ -2,8 +2,8 @@
 
 Formats, recognised by their shape (docs/catalog-format.md):
 - DeckLab catalog JSON (``"format": "decklab-catalog"``);
-- the formats a game brings with it (``catalog.importers.formats``), e.g. Unmatched's
-  unmatched.cards deck JSON or a folder of them with its SQL seed;
+- the formats a game brings with it (``catalog.importers.formats``), e.g. another
+  site's deck files, or a folder of them with its database seed;
 - a CSV card list (header row; the game from a ``game`` column or the ``game`` argument).
 """
 
@@ -30,8 +30,8 @@ from decklab import safe_input
 
 # Lazy: translated when the problem is recorded (str() it), in the language active then.
 UNRECOGNISED = gettext_lazy(
-    "not a catalog this importer knows: expected DeckLab catalog JSON, an unmatched.cards deck "
-    "JSON, or a CSV card list"
+    "not a catalog this importer knows: expected DeckLab catalog JSON, a CSV card list, or a "
+    "file in one of the games' own catalog formats"
 )
 
 

@@ -16,13 +16,12 @@ from django.utils.translation import ngettext
 from catalog.attributes import AttributeErrors
 from catalog.importers.attribute_memo import AttributeMemo
 from catalog.importers.bundle import CardRow, CatalogBundle, ImportProblem
-from catalog.models import MAX_PRODUCT_QUANTITY, Card, CardSet, Printing, Product
+from catalog.kinds import kind_codes
+from catalog.models import MAX_PRODUCT_QUANTITY, Card, CardSet, Printing
 from catalog.spec import GameSpec, all_games, get_game, is_game
 
 CODE_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 ZONE_RE = re.compile(r"^[-a-z0-9_]+$")
-SET_KINDS = {choice.value for choice in CardSet.Kind}
-PRODUCT_KINDS = {choice.value for choice in Product.Kind}
 
 PrintingKey = tuple[str, str, str]  # (set code, collector number, variant)
 
@@ -58,6 +57,9 @@ class _Checker:
         #: one query (``load_product_cards``): the catalog's other cards are never read
         self.db_printings: dict[str, list[PrintingKey]] = {}
         self.attributes = AttributeMemo()
+        # kinds are the game's own (catalog.kinds): the database no longer refuses another
+        self.set_kinds = kind_codes(spec.set_kinds)
+        self.product_kinds = kind_codes(spec.product_kinds)
 
     def add(self, where: str, message: str) -> None:
         self.problems.append(ImportProblem(where, message))
@@ -86,12 +88,12 @@ class _Checker:
                 self.add(row.where, _("duplicate set code '%(code)s'") % {"code": row.code})
             seen.add(row.code)
             self.names(row.where, row.name_en, row.name_ja)
-            if row.kind not in SET_KINDS:
+            if row.kind not in self.set_kinds:
                 self.add(
                     row.where,
                     _("set kind '%(kind)s' is not one of %(kinds)s.")
-                    % {"kind": row.kind, "kinds": ", ".join(sorted(SET_KINDS))}
-                    + did_you_mean(row.kind, SET_KINDS),
+                    % {"kind": row.kind, "kinds": ", ".join(self.set_kinds)}
+                    + did_you_mean(row.kind, self.set_kinds),
                 )
             if row.official_size is not None and row.official_size < 0:
                 self.add(row.where, _("%(field)s cannot be negative") % {"field": "official_size"})
@@ -224,12 +226,12 @@ class _Checker:
                 )
             seen.add(product.code)
             self.names(product.where, product.name_en, product.name_ja)
-            if product.kind not in PRODUCT_KINDS:
+            if product.kind not in self.product_kinds:
                 self.add(
                     product.where,
                     _("product kind '%(kind)s' is not one of %(kinds)s.")
-                    % {"kind": product.kind, "kinds": ", ".join(sorted(PRODUCT_KINDS))}
-                    + did_you_mean(product.kind, PRODUCT_KINDS),
+                    % {"kind": product.kind, "kinds": ", ".join(self.product_kinds)}
+                    + did_you_mean(product.kind, self.product_kinds),
                 )
             if product.set_code and product.set_code not in self.set_codes:
                 self.add(

@@ -31,7 +31,7 @@ from catalog.query.fields import (
     ORDER_BASE,
     UNIQUE_VALUES,
     SearchField,
-    game_fields,
+    fields_by_name,
 )
 from catalog.query.syntax import All, Any_, Compare, Node, Not, Word, parse
 from catalog.query.values import ValueTable, bool_table, field_table, type_table
@@ -84,6 +84,9 @@ class CompiledQuery:
     words: tuple[str, ...] = ()
     #: conditions a printing must meet, from the query's top level (a set page shows them)
     printing_conditions: tuple[Q, ...] = field(default_factory=tuple)
+    #: the query names ``is:demo`` (in any form): it asks about demo cards, so the lists do
+    #: not leave them out by default (catalog.demo)
+    asks_demo: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -99,12 +102,13 @@ class _Compiler:
         self.slug = slug
         self.context = context
         self.per_printing = per_printing
-        self.fields = {f.name: f for f in game_fields(slug)} if slug else {}
+        self.fields = fields_by_name(slug) if slug else {}
         # across games, the card types of every game
         specs = [get_game(slug)] if slug else all_games()
         self.types = type_table(specs)
         self.words: list[str] = []
         self.pg = _uses_containment()
+        self.asks_demo = False
 
     # --- paths ----------------------------------------------------------------------------
     def card_path(self, path: str) -> str:
@@ -267,6 +271,7 @@ class _Compiler:
     def flag(self, node: Compare) -> Q:
         value = self.choice(node, IS_VALUES)
         if value == "demo":
+            self.asks_demo = True
             condition = (
                 Q(card__is_demo=True) | Q(card_set__is_demo=True)
                 if self.per_printing
@@ -423,13 +428,13 @@ def compile_query(
     one kind; by default the query's ``unique:`` decides, and ``CompiledQuery.per_printing``
     says what it asked for."""
     tree = parse(text)
-    fields = {f.name: f for f in game_fields(slug)} if slug else {}
+    fields = fields_by_name(slug) if slug else {}
     tree, controls = _split_controls(tree)
     wants_printings = False
     order: tuple[str, bool] | None = None
     if "unique" in controls:
         wants_printings = _control_value(controls["unique"], UNIQUE_VALUES) == "prints"
-    sortable = (*ORDER_BASE, *(f.name for f in fields.values() if f.kind == "number"))
+    sortable = (*ORDER_BASE, *(name for name, f in fields.items() if f.kind == "number"))
     if "order" in controls:
         order = (_control_value(controls["order"], sortable), False)
     if "dir" in controls:
@@ -450,6 +455,7 @@ def compile_query(
         order=order,
         words=tuple(compiler.words),
         printing_conditions=printing_conditions,
+        asks_demo=compiler.asks_demo,
     )
 
 
@@ -494,7 +500,7 @@ def order_cards(
         return queryset.order_by(*ordered("first_number", "name_en"), "pk")
     if key == "name":
         return queryset.order_by(*ordered(f"{prefix}name_en", f"{prefix}name_ja"), "pk")
-    spec = {f.name: f for f in game_fields(slug)}[key] if slug else None
+    spec = fields_by_name(slug)[key] if slug else None
     keys = spec.attribute_keys if spec else (key,)
     value = Coalesce(*(F(f"{prefix}attributes__{k}") for k in keys)) if len(keys) > 1 else None
     field_name = f"{prefix}attributes__{keys[0]}"

@@ -1,9 +1,15 @@
-"""Search fields: what a game declares in ``games/<pkg>/search.py`` (``FIELDS``), and the
-fields every game shares (``set:``, ``type:``, ``is:``, ``in:``, ``order:``, ``dir:``,
-``unique:``), which the compiler handles itself.
+"""Search fields: a game's fields in the card search language, and the fields every game
+shares (``set:``, ``type:``, ``is:``, ``in:``, ``order:``, ``dir:``, ``unique:``), which the
+compiler handles itself.
+
+A game's fields come from its attribute declarations (``attribute(field, Searchable(...))``
+in its ``catalog.py``, derived by ``catalog.declared``: ``GameSpec.search_fields``), plus the
+few that are not one attribute, declared in ``games/<pkg>/search.py`` (``FIELDS``): a field
+that reads several attributes as one (a colour on either edge of a card), or whose value
+names an attribute and a code at once (``edge:left-red``).
 
 A field reads one or more attribute keys of the card (or of its printings, ``on="printing"``):
-several keys mean "any of them" (Recharge ``colour``: the left or the right edge).
+several keys mean "any of them".
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ class SearchField:
     paired: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: an example for the help page and the API description
     example: str = ""
+    #: other names the field answers to (an attribute's key where the field is named
+    #: otherwise, so a facet's name always works in a search: ``weapon_icon:`` as ``weapon:``)
+    aliases: tuple[str, ...] = ()
 
     @property
     def attribute_keys(self) -> tuple[str, ...]:
@@ -57,9 +66,25 @@ class SearchField:
 
 
 def game_fields(slug: str) -> tuple[SearchField, ...]:
-    """The search fields a game declares (none when it has no ``search.py``)."""
-    fields: tuple[SearchField, ...] = registry.get(slug).declared("search", "FIELDS", ())
-    return fields
+    """A game's search fields: its attributes' (``GameSpec.search_fields``), then the fields
+    of its ``search.py`` that are not one attribute."""
+    game = registry.get(slug)
+    return (*game.spec.search_fields, *game.search_fields)
+
+
+def fields_by_name(slug: str) -> dict[str, SearchField]:
+    """A game's search fields by every name they answer to (names, then aliases)."""
+    return _names(slug, game_fields(slug))
+
+
+def _names(slug: str, fields: tuple[SearchField, ...]) -> dict[str, SearchField]:
+    found: dict[str, SearchField] = {}
+    for field_ in fields:
+        for name in (field_.name, *field_.aliases):
+            if name in found:
+                raise ValueError(f"The game {slug!r} has two search fields named {name!r}")
+            found[name] = field_
+    return found
 
 
 #: the fields every game has, with the values they take (for the help page and suggestions)

@@ -40,19 +40,19 @@ def _labels(schema: type[AttributeSchema], values: dict[str, Any]) -> dict[str, 
     }
 
 
-def _chips(schema: type[AttributeSchema], values: dict[str, Any]) -> dict[str, list[Chip]]:
+def _tags(schema: type[AttributeSchema], values: dict[str, Any]) -> dict[str, list[Tag]]:
     """key -> one (code, label) per item of each list-valued attribute (icons, colours)."""
     fields = schema.base_fields
-    chips: dict[str, list[Chip]] = {}
+    tags: dict[str, list[Tag]] = {}
     for key, value in values.items():
         if isinstance(value, list):
             choices = dict(getattr(fields.get(key), "choices", ()) or ())
-            chips[key] = [Chip(code=str(v), label=str(choices.get(v, v))) for v in value]
-    return chips
+            tags[key] = [Tag(code=str(v), label=str(choices.get(v, v))) for v in value]
+    return tags
 
 
 @dataclass(frozen=True)
-class Chip:
+class Tag:
     code: str
     label: str
 
@@ -82,10 +82,10 @@ class Face:
         return shown
 
     @cached_property
-    def chips(self) -> dict[str, list[Chip]]:
-        chips = _chips(self.spec.printing_schema, self.p)
-        chips.update(_chips(self.spec.schema_for(self.card.card_type), self.a))
-        return chips
+    def tags(self) -> dict[str, list[Tag]]:
+        tags = _tags(self.spec.printing_schema, self.p)
+        tags.update(_tags(self.spec.schema_for(self.card.card_type), self.a))
+        return tags
 
     @cached_property
     def face_rows(self) -> list[tuple[str, str]]:

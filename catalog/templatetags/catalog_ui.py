@@ -11,21 +11,21 @@ from django.core.paginator import Page
 from django.forms import BoundField
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from catalog.filters import CardFilterBase
 from catalog.spec import GameSpec
+from games import registry
 
 register = template.Library()
 
 ANY = _("Any")
-# Zones are free slugs in catalog files; these are the common ones. A game may name its own in
-# ``GameSpec.extra["zones"]`` (slug -> label).
+# Zones are free slugs in catalog files. A game's own zones are named by its deck rules (the
+# zones a deck of it has); these name the common ones of a game without deck rules.
 ZONE_LABELS: dict[str, Promise] = {
     "main": _("Main deck"),
     "side": _("Sideboard"),
-    "character": _("Characters"),
-    "sidekick": _("Sidekicks"),
     "extra": _("Extra"),
     "tokens": _("Tokens"),
 }
@@ -99,12 +99,32 @@ def bs(field: BoundField, extra: str = "") -> SafeString:
 
 @register.simple_tag
 def zone_label(zone: str, spec: GameSpec | None = None) -> str:
-    named = dict(spec.extra.get("zones", {})) if spec is not None else {}
-    if zone in named:
-        return str(named[zone])
+    """A product zone's heading: the game's deck zone of that code, in the deck rules' words,
+    else a common zone's name, else the code made readable."""
+    own = _deck_zone_label(spec.slug, zone) if spec is not None else None
+    if own is not None:
+        return capfirst(own)
     if zone in ZONE_LABELS:
         return str(ZONE_LABELS[zone])
     return zone.replace("-", " ").replace("_", " ").capitalize()
+
+
+def _deck_zone_label(slug: str, zone: str) -> str | None:
+    # read through the registry on use, never imported here: decks builds on the catalog
+    if not registry.is_game(slug):
+        return None
+    game = registry.get(slug)
+    if not game.has_deck_rules:
+        return None
+    return next((str(z.label) for z in game.deck_rules.zones if z.code == zone), None)
+
+
+@register.simple_tag
+def attribute_value(spec: GameSpec, key: str, value: str) -> str:
+    """An attribute's value as a card page shows it: in the game's own words where the game
+    words that value (``GameSpec.value_labels``: "any" as "Any character"), else as it is."""
+    worded = spec.value_labels.get(key, {})
+    return str(worded[value]) if value in worded else value
 
 
 @register.filter
@@ -137,5 +157,5 @@ def page_numbers(page: Page[Any]) -> list[int | str]:
 
 @register.filter
 def variant_name(variant: str, spec: GameSpec) -> str:
-    """A printing variant's label in the game (e.g. Recharge "power-plus" -> "Power Plus")."""
+    """A printing variant's label in the game (e.g. "power-plus" -> "Power Plus")."""
     return spec.variant_label(variant) if variant else ""

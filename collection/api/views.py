@@ -607,7 +607,8 @@ class ExportApi(CollectionApiView):
             return _export_response(code, export_items(views, dialect))
         items = CollectionItem.objects.filter(owner=owner)
         if game is not None:
-            items = items.filter(printing__card__game=game)
+            # the set each item carries: a count of the game's items joins none to its printing
+            items = items.filter(card_set__game=game)
         if items.count() > limits.job_threshold():
             # a big export is written by a worker, for the signed-in player who asked
             params = {"format": code, "game": slug or ""}

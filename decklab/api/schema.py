@@ -34,6 +34,8 @@ ERROR_SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "properties": {
                     "line": {"type": "integer"},
+                    # a contributions refusal's place: a field or a path in the payload
+                    "where": {"type": "string"},
                     "text": {"type": "string"},
                     "message": {"type": "string"},
                     "code": {"type": "string"},

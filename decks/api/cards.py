@@ -1,7 +1,7 @@
 """Card references in API deck lists: a card by its code, optionally pinned to a printing.
 
 A card of the deck's game is named by its code (``MTD-001``); a card of another game is named
-``<game slug>/<code>`` (``monster-hunter/rathalos``): saving such a card is refused (400), the
+``<game slug>/<code>`` (``other-game/CODE-1``): saving such a card is refused (400), the
 validation endpoint reports it as the legality checker's ``foreign-card`` problem. Only cards the
 caller may see are found (the public catalog plus their own custom cards).
 

@@ -101,7 +101,7 @@ class DeckFieldsInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text=_("A rules variant of the game; empty for the game's default."),
     )
     extras = serializers.DictField(
-        default=dict, help_text=_('The game\'s deck extras, e.g. Recharge {"chips": [5, 5, 4]}.')
+        default=dict, help_text=_('The game\'s deck extras by key, e.g. {"counters": [5, 5, 4]}.')
     )
 
     def validate_extras(self, value: dict[str, Any]) -> dict[str, Any]:
@@ -269,7 +269,7 @@ def _check_text_size(value: str) -> str:
 
 
 class ListInputSerializer(serializers.Serializer[dict[str, Any]]):
-    """A deck list to read: ``text`` for format=text, ``data`` for format=unmatched-json."""
+    """A deck list to read: ``text`` for format=text, ``data`` for a game's JSON format."""
 
     format = serializers.ChoiceField(choices=format_choices(), default="text")
     text = serializers.CharField(
@@ -279,7 +279,8 @@ class ListInputSerializer(serializers.Serializer[dict[str, Any]]):
     )
     # popped off the class by the serializer metaclass, which the stubs do not know
     data = serializers.JSONField(  # type: ignore[assignment]
-        required=False, help_text=_("An unmatched.cards deck (format=unmatched-json).")
+        required=False,
+        help_text=_("The deck JSON of a game's own format (format=<that format's key>)."),
     )
     name = serializers.CharField(
         max_length=NAME_MAX, required=False, help_text=_("Overrides the list's own name.")
@@ -322,7 +323,7 @@ class ImportInputSerializer(ListInputSerializer):
 
 
 class ImportIntoInputSerializer(ListInputSerializer):
-    """A deck's whole list replaced by a list (and the name, rules and chips it gives)."""
+    """A deck's whole list replaced by a list (and the name, rules and extras it gives)."""
 
     version = _version_field()
 

@@ -156,7 +156,8 @@ class DeckOutputSerializer(serializers.Serializer[Deck]):
     visibility = serializers.ChoiceField(choices=Deck.Visibility.choices, read_only=True)
     variant = serializers.CharField(read_only=True, help_text=_("The rules variant, if any."))
     card_count = serializers.IntegerField(
-        read_only=True, help_text=_("Cards in the deck's deck zones (not heroes, hunters…).")
+        read_only=True,
+        help_text=_("Cards in the deck's deck zones (not the zones beside the deck)."),
     )
     is_legal = serializers.BooleanField(read_only=True)
     version = serializers.IntegerField(read_only=True, help_text=VERSION_HELP)
@@ -172,9 +173,7 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
     """A deck with its entries and its legality, checked as it is now."""
 
     description = serializers.CharField(read_only=True, help_text=_("Markdown."))
-    extras = serializers.DictField(
-        read_only=True, help_text=_("The game's deck extras (Recharge: chips).")
-    )
+    extras = serializers.DictField(read_only=True, help_text=_("The game's deck extras, by key."))
     cloned_from = serializers.SerializerMethodField(
         help_text=_("The deck this one was copied from, when the caller may see it.")
     )

@@ -146,7 +146,7 @@ def validate_text(
 ) -> dict[str, Any]:
     """{legal, card_count, problems} of a list in the DeckLab text format.
 
-    The list's own ``rules:`` and ``chips:`` lines win over ``variant`` and ``extras``.
+    The list's own ``rules:`` and extras' lines win over ``variant`` and ``extras``.
     """
     from decks.imports.text import parse_deck_text  # written beside this API; imported late
 

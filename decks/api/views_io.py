@@ -128,8 +128,8 @@ class DeckImportApi(DeckApiView):
         responses={201: DeckDetailOutputSerializer, 400: IMPORT_REFUSED, 401: schema.UNAUTHORIZED},
     )
     def post(self, request: Request) -> Response:
-        """A DeckLab text list (`format=text`, `text`) or an unmatched.cards deck
-        (`format=unmatched-json`, `data`) saved as a new deck of yours: all of it, or nothing
+        """A DeckLab text list (`format=text`, `text`) or a deck file in one of the game's JSON
+        formats (`format=<its key>`, `data`) saved as a new deck of yours: all of it, or nothing
         and every bad line with its number and why."""
         given = ImportInputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
@@ -167,7 +167,7 @@ class DeckImportIntoApi(DeckApiView):
         },
     )
     def post(self, request: Request, public_id: str) -> Response:
-        """The deck's whole list (and the name, rules and chips the list gives) replaced as one
+        """The deck's whole list (and the name, rules and extras the list gives) replaced as one
         new revision, or nothing saved and every bad line listed."""
         self.deck = deck_for_writer(request, public_id)
         given = ImportIntoInputSerializer(data=request.data)

@@ -1,1 +1,1 @@
-"""Deck list formats: the DeckLab text format, unmatched.cards JSON, revision snapshots."""
+"""Deck list formats: the DeckLab text format, the games' own JSON formats, revision snapshots."""

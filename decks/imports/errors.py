@@ -40,9 +40,9 @@ NAME_TOO_LONG = _("A deck's name is at most %(max)d characters.")
 REPEATED_META = _("“%(key)s:” is given twice (first on line %(first)d).")
 DID_YOU_MEAN = _("Did you mean %(names)s?")
 
-# --- the unmatched.cards deck JSON -----------------------------------------------------------
+# --- a game's own deck JSON -----------------------------------------------------------------
 NOT_THIS_GAMES_FORMAT = _("%(format)s is not a format of %(game)s decks.")
-NOT_A_DECK = _("This is not an unmatched.cards deck: it needs “hero” and “cards”.")
+NOT_JSON = _("This is not a deck JSON file: it could not be read as JSON.")
 CUSTOM_NEEDS_ACCOUNT = _("Sign in to import a deck with cards that are not in the catalog.")
 BAD_CARD_VALUE = _("%(field)s: %(messages)s")
 TITLE_TOO_LONG = _("A card's title is at most %(max)d characters.")

@@ -1,5 +1,5 @@
 """Deck list formats: DeckLab's text list (every game) and the formats a game brings with it
-(``DECK_FORMATS`` in its ``formats.py``, e.g. Unmatched's unmatched.cards deck JSON)."""
+(``DECK_FORMATS`` in its ``formats.py``, e.g. another site's deck JSON)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def game_formats(slug: str) -> tuple[DeckFormat, ...]:
     """The formats of one game, beside the text list every game has."""
     if not registry.is_game(slug):
         return ()
-    return tuple(registry.get(slug).declared("formats", "DECK_FORMATS", ()))
+    return tuple(registry.get(slug).deck_formats)
 
 
 def all_formats() -> dict[str, DeckFormat]:

@@ -1,6 +1,6 @@
 """Deck imports and exports as services: all or nothing.
 
-An import either saves the whole deck (and, for a fan-made Unmatched deck, the player's own
+An import either saves the whole deck (and, for a deck of fan-made cards, the player's own
 cards it needs) or raises ``DeckImportError`` listing every problem, with nothing saved: the
 custom cards are written in the same transaction as the deck, so a refusal anywhere (a bad
 line, a stale version, a rule of the deck services) leaves no trace.
@@ -43,7 +43,7 @@ def _json(data: Any) -> Any:
     except safe_input.UnsafeInput as exc:
         raise _refuse(str(exc), "json") from exc
     except (ValueError, UnicodeDecodeError) as exc:
-        raise _refuse(errors.NOT_A_DECK, "json") from exc
+        raise _refuse(errors.NOT_JSON, "json") from exc
 
 
 def deck_parse(
@@ -112,7 +112,7 @@ def deck_import(
     visibility: str = Deck.Visibility.PRIVATE,
     description: str = "",
 ) -> Deck:
-    """A new deck from a text list or an unmatched.cards deck JSON, or ``DeckImportError``.
+    """A new deck from a text list or a deck JSON of the game's own formats, or ``DeckImportError``.
     A text list naming another game on its ``game:`` line is that game's deck, and a game's
     own JSON pasted as a text list is read as that format (decks.imports.guess)."""
     found = guess(game=game, text=text, data=data, fmt=fmt)
@@ -146,7 +146,7 @@ def deck_import_into(
     fmt: Format = "text",
     name: str | None = None,
 ) -> Deck:
-    """Replace an existing deck's list (and the name, rules and chips the list gives) as one
+    """Replace an existing deck's list (and the name, rules and extras the list gives) as one
     new revision. A stale ``expected_version`` raises ``StaleDeckError``, like every edit."""
     if deck.owner_id != getattr(user, "pk", None):
         raise DeckError(deck_errors.NOT_OWNER, "deck")

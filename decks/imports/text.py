@@ -43,17 +43,7 @@ LANGUAGES = ("en", "ja")
 
 # Words players use for "the deck itself", in both languages; they name the game's deck zone.
 DECK_ALIASES = ("deck", "main", "main deck", "maindeck", "デッキ", "メイン", "メインデッキ", "山札")
-# Other names of the zones the games declare, mostly Japanese until the zone labels are
-# translated (labels are matched in both languages too, so a translation adds its own word).
-ZONE_ALIASES: dict[str, tuple[str, ...]] = {
-    "deck": ("action deck", "アクションデッキ"),
-    "hero": ("character", "character card", "ヒーロー", "キャラクター", "キャラクターカード"),
-    "hunter": ("ハンター", "ハンターカード"),
-    "protagonist": ("主人公",),
-    "missions": ("mission", "使命", "ミッション"),
-    "substitute": ("substitute protagonist", "代役"),
-    "spares": ("spare", "spare characters", "予備", "再構築用"),
-}
+
 META_KEYS = {
     "name": "name",
     "デッキ名": "name",
@@ -219,7 +209,8 @@ def pick_printings(printings: Sequence[Printing], pin: _Pin) -> list[Printing]:
 
 
 class Zones:
-    """A game's zones by every name a player may use for them."""
+    """A game's zones by every name a player may use for them: the shared words for the deck,
+    each zone's code, its label in both languages and the aliases the game declares on it."""
 
     def __init__(self, rules: DeckRules) -> None:
         self.rules = rules
@@ -228,7 +219,7 @@ class Zones:
         for alias in DECK_ALIASES:
             self.names[_loose(alias)] = home.code
         for zone in rules.zones:
-            for name in (zone.code, *_labels(zone.label), *ZONE_ALIASES.get(zone.code, ())):
+            for name in (zone.code, *_labels(zone.label), *zone.aliases):
                 self.names[_loose(name)] = zone.code
 
     def find(self, text: str) -> str | None:
@@ -392,7 +383,7 @@ class _Reader:
             self.parsed.variant = code
 
     def extra_line(self, number: int, raw: str, key: str, value: str) -> None:
-        """A deck extra's line (``chips: 5x10``), read by the game's extra of that key."""
+        """A deck extra's line (``counters: 5x10``), read by the game's extra of that key."""
         extra = extra_of(self.game.slug, key)
         if extra is None:
             message = errors.NO_SUCH_EXTRA % {"game": _game_name(self.spec), "key": key}

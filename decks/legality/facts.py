@@ -25,7 +25,7 @@ class CardFacts:
     name_ja: str = ""
     attributes: Mapping[str, Any] = field(default_factory=dict)
     copy_limit: int | None = None
-    #: every printing of the card (Unmatched asks which fighters the card was printed for)
+    #: every printing of the card (a game may ask whom or what the card was printed for)
     printings: tuple[PrintingFacts, ...] = ()
 
     def name(self, language: str) -> str:

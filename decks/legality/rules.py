@@ -1,8 +1,9 @@
-"""Generic construction rules, configured per game as data (see decks/games/*.py).
+"""Generic construction rules, configured per game as data (each game's ``deck.py``).
 
 Each rule is a small frozen object with a ``check(deck, rules) -> list[Problem]``; a game's
-rule list is read by one checker (``decks.legality.check``). Game-specific rules (Recharge
-chips, Unmatched fighters, 央華封神 missions) live beside their game and use the same records.
+rule list is read by one checker (``decks.legality.check``). Game-specific rules (a game's
+own extras, who may use a card, cards that must differ) live beside their game and use the
+same records.
 """
 
 from __future__ import annotations
@@ -242,7 +243,7 @@ class CopyLimit:
 
 @dataclass(frozen=True)
 class ExactlyOneOfType:
-    """A zone beside the deck that holds exactly one card (a hunter, a protagonist, a hero)."""
+    """A zone beside the deck that holds exactly one card (the character a deck is built around)."""
 
     zone: str
     cite: Cite

@@ -185,7 +185,7 @@ def add(request: HttpRequest, public_id: str) -> HttpResponse:
         card = visible_cards(game=deck.game, user=request.user).filter(code=data["card"]).first()
         if card is None:
             raise DeckError(errors.CARD_NOT_VISIBLE, "card")
-        # without a printing the service pins the game's default one (Unmatched: the hero's
+        # without a printing the service pins the game's default one (e.g. the character's
         # own printing), as for the API and imports; the entry row lets the player change it
         printing = None
         if data.get("printing"):

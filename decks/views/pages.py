@@ -25,18 +25,16 @@ from decks.services import deck_clone, deck_create, deck_delete, deck_from_produ
 from decks.views.access import get_deck_for_user, is_htmx, is_owner
 from decks.views.panels import deck_panels
 
-# Products whose contents make a deck; boosters are random and list no fixed contents.
-DECK_PRODUCT_KINDS = (
-    Product.Kind.STARTER,
-    Product.Kind.PREBUILT,
-    Product.Kind.HERO_DECK,
-)
+# Products whose contents make a deck: every kind a game declares (catalog.kinds) but boosters,
+# which are random and list no fixed contents.
+NOT_A_DECK = Product.Kind.BOOSTER
 
 
 def _products_by_game(games: list[Game]) -> list[tuple[Game, list[Product]]]:
     """The product picker: products that list their cards, grouped by game (one query)."""
     products = (
-        Product.objects.filter(game__in=games, kind__in=DECK_PRODUCT_KINDS)
+        Product.objects.filter(game__in=games)
+        .exclude(kind=NOT_A_DECK)
         .filter(Exists(ProductItem.objects.filter(product=OuterRef("pk"))))
         .order_by("name_en", "name_ja", "code")
     )
@@ -81,7 +79,8 @@ def _deck_product(**lookup: Any) -> Product | None:
     """A product that makes a deck: of a deck-making kind, with its contents listed."""
     return (
         Product.objects.select_related("game")
-        .filter(kind__in=DECK_PRODUCT_KINDS, **lookup)
+        .filter(**lookup)
+        .exclude(kind=NOT_A_DECK)
         .filter(Exists(ProductItem.objects.filter(product=OuterRef("pk"))))
         .first()
     )

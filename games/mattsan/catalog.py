@@ -6,40 +6,61 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from catalog.attributes import AttributeSchema, StrictBooleanField
-from catalog.spec import CardType, Facet, GameSpec
+from catalog.attributes import AttributeSchema, Searchable, StrictBooleanField, attribute
+from catalog.spec import CardType, GameSpec
 from games.mattsan import GAME
+
+# Each attribute is declared once, by its field: the search language's field (``Searchable``),
+# a facet of the set pages and the API (``facet=True``), the card face (``face=True``).
 
 
 class UnitAttributes(AttributeSchema):
     # mattsan.md:12 (units), 30-31 (HP, soul decides the soul draw)
-    hp = forms.IntegerField(label=_("HP"), min_value=1, max_value=99)
-    soul = forms.IntegerField(label=_("Soul"), min_value=0, max_value=9)
-    family = forms.CharField(label=_("Family"), max_length=30, required=False)
-    face_keys = ("hp", "soul", "family")
+    hp = attribute(
+        forms.IntegerField(label=_("HP"), min_value=1, max_value=99),
+        Searchable(facet=True, example="hp>=5"),
+        face=True,
+    )
+    soul = attribute(
+        forms.IntegerField(label=_("Soul"), min_value=0, max_value=9),
+        Searchable(facet=True, example="soul:2"),
+        face=True,
+    )
+    family = attribute(
+        forms.CharField(label=_("Family"), max_length=30, required=False),
+        Searchable(example="family:商店街"),
+        face=True,
+    )
 
 
 class TrumpAttributes(AttributeSchema):
     # mattsan.md:15-16: trump cards are paid for with soul charge
-    cost = forms.IntegerField(label=_("Soul charge cost"), min_value=0, max_value=9)
-    face_keys = ("cost",)
+    cost = attribute(
+        forms.IntegerField(label=_("Soul charge cost"), min_value=0, max_value=9),
+        Searchable(facet=True, example="cost<=1"),
+        face=True,
+    )
 
 
 class TrapAttributes(AttributeSchema):
     # mattsan.md:42-43: traps answer the opponent's interference
-    face_keys = ()
+    pass
 
 
 class TerrainAttributes(AttributeSchema):
     # mattsan.md:44-48: "turn sideways to use" terrain
-    sideways = StrictBooleanField(label=_("Turned sideways to use"), required=False)
-    face_keys = ("sideways",)
+    sideways = attribute(
+        StrictBooleanField(label=_("Turned sideways to use"), required=False), face=True
+    )
 
 
 class PrintingAttributes(AttributeSchema):
     # mattsan.md:11: rarities up to ★5
-    rarity = forms.IntegerField(label=_("Rarity (★)"), min_value=1, max_value=5, required=False)
-    face_keys = ("rarity",)
+    rarity = attribute(
+        forms.IntegerField(label=_("Rarity (★)"), min_value=1, max_value=5, required=False),
+        Searchable(example="rarity:5"),
+        face=True,
+    )
 
 
 SPEC = GameSpec(
@@ -56,11 +77,6 @@ SPEC = GameSpec(
         CardType("terrain", _("Terrain"), TerrainAttributes),
     ),
     printing_schema=PrintingAttributes,
-    facets=(
-        Facet("hp", _("HP"), "range"),
-        Facet("soul", _("Soul"), "range"),
-        Facet("cost", _("Soul charge cost"), "range"),
-    ),
     sort_order=GAME.sort_order,
     accent="#2e7d32",
 )

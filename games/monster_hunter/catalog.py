@@ -6,11 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from catalog.attributes import AttributeSchema, ChoiceListField, StrictBooleanField
-from catalog.spec import CardType, Facet, GameSpec
+from catalog.attributes import (
+    AttributeSchema,
+    ChoiceListField,
+    Searchable,
+    StrictBooleanField,
+    attribute,
+)
+from catalog.spec import CardType, GameSpec
 from games.monster_hunter import GAME
 
 if TYPE_CHECKING:
@@ -42,55 +47,74 @@ ITEM_ICONS = (
 )
 
 
+# How each attribute on several card types is searched, declared once and given to each of
+# its fields (the search language's field; facet=True: a filter of the set pages and the API)
+ATTACK = Searchable(example="attack>=3")
+REACH = Searchable(facet=True, example="reach:2")
+COST = Searchable(label=_("Cost"), example="cost<2")
+ITEM = Searchable(name="item", facet=True, label=_("Item icon"), example="item:meat")
+
+
 def _stat(label: StrOrPromise, *, required: bool = True, max_value: int = 99) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=max_value, required=required)
 
 
+def _items(*, min_items: int = 0) -> ChoiceListField:
+    return ChoiceListField(label=_("Item icons"), choices=ITEM_ICONS, min_items=min_items)
+
+
 class HunterAttributes(AttributeSchema):
     # monster-hunter.md:15-16
-    attack = _stat(_("Attack"))
-    movement = _stat(_("Movement"))
-    reach = _stat(_("Reach"))
-    item_icons = ChoiceListField(label=_("Item icons"), choices=ITEM_ICONS)
-    face_keys = ("attack", "movement", "reach", "item_icons")
+    attack = attribute(_stat(_("Attack")), ATTACK, face=True)
+    movement = attribute(_stat(_("Movement")), face=True)
+    reach = attribute(_stat(_("Reach")), REACH, face=True)
+    item_icons = attribute(_items(), ITEM, face=True)
 
 
 class MonsterAttributes(AttributeSchema):
     # monster-hunter.md:17-19
-    attack = _stat(_("Attack"))
+    hp = attribute(
+        forms.IntegerField(label=_("HP"), min_value=1, max_value=99),
+        Searchable(facet=True, example="hp>=10"),
+        face=True,
+    )
+    attack = attribute(_stat(_("Attack")), ATTACK, face=True)
     movement = _stat(_("Movement"))
-    reach = _stat(_("Reach"))
-    hp = forms.IntegerField(label=_("HP"), min_value=1, max_value=99)
-    rank = forms.IntegerField(label=_("Rank (HR points)"), min_value=0, max_value=20)
+    reach = attribute(_stat(_("Reach")), REACH, face=True)
+    rank = attribute(
+        forms.IntegerField(label=_("Rank (HR points)"), min_value=0, max_value=20),
+        Searchable(facet=True, label=_("Rank"), example="rank<=2"),
+        face=True,
+    )
     material_points = _stat(_("Material points"))
     weak_point = StrictBooleanField(label=_("Weak point"), required=False)
     main_target = StrictBooleanField(label=_("Main target"), required=False)
     one_per_field = StrictBooleanField(label=_("One per whole field"), required=False)
-    face_keys = ("hp", "attack", "reach", "rank")
 
 
 class WeaponAttributes(AttributeSchema):
     # monster-hunter.md:20-24; cost in material points (monster-hunter.md:60)
-    weapon_icon = forms.ChoiceField(label=_("Weapon icon"), choices=WEAPON_ICONS)
-    attack = _stat(_("Attack"))
+    weapon_icon = attribute(
+        forms.ChoiceField(label=_("Weapon icon"), choices=WEAPON_ICONS),
+        Searchable(name="weapon", facet=True, example="weapon:great-sword"),
+        face=True,
+    )
+    attack = attribute(_stat(_("Attack")), ATTACK, face=True)
     movement = _stat(_("Movement"))
-    reach = _stat(_("Reach"))
-    item_icons = ChoiceListField(label=_("Item icons"), choices=ITEM_ICONS)
-    cost = _stat(_("Cost (material points)"))
-    face_keys = ("weapon_icon", "attack", "reach", "cost")
+    reach = attribute(_stat(_("Reach")), REACH, face=True)
+    item_icons = attribute(_items(), ITEM)
+    cost = attribute(_stat(_("Cost (material points)")), COST, face=True)
 
 
 class ArmorAttributes(AttributeSchema):
     # monster-hunter.md:25
-    defence = _stat(_("Defence"))
-    cost = _stat(_("Cost (material points)"))
-    face_keys = ("defence", "cost")
+    defence = attribute(_stat(_("Defence")), face=True)
+    cost = attribute(_stat(_("Cost (material points)")), COST, face=True)
 
 
 class ItemAttributes(AttributeSchema):
     # monster-hunter.md:26-28: usable when any icon matches the hunter's or weapon's
-    item_icons = ChoiceListField(label=_("Item icons"), choices=ITEM_ICONS, min_items=1)
-    face_keys = ("item_icons",)
+    item_icons = attribute(_items(min_items=1), ITEM, face=True)
 
 
 SPEC = GameSpec(
@@ -107,15 +131,6 @@ SPEC = GameSpec(
         CardType("armor", _("Armor"), ArmorAttributes),
         CardType("item", _("Item"), ItemAttributes),
     ),
-    facets=(
-        Facet("weapon_icon", _("Weapon icon"), "choice", WEAPON_ICONS),
-        Facet("item_icons", _("Item icon"), "list", ITEM_ICONS),
-        Facet("rank", _("Rank"), "range"),
-        Facet("hp", _("HP"), "range"),
-        Facet("reach", _("Reach"), "range"),
-    ),
     sort_order=GAME.sort_order,
-    # the product page's zone headings, in the words of the deck rules (deck.py)
-    extra={"zones": {"hunter": capfirst(_("hunter"))}},
     accent="#b5541c",
 )

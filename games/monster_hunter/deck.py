@@ -24,7 +24,13 @@ RULES = DeckRules(
             is_deck=True,
         ),
         # lines 34-35: exactly one hunter beside the deck
-        Zone("hunter", _("hunter"), ("hunter",), Cite(DIGEST, 34)),
+        Zone(
+            "hunter",
+            _("hunter"),
+            ("hunter",),
+            Cite(DIGEST, 34),
+            aliases=("ハンター", "ハンターカード"),
+        ),
     ),
     rules=(
         ZoneSize("main", Cite(DIGEST, 31), exactly=40),  # line 31: exactly 40 cards

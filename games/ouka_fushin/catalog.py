@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from catalog.attributes import AttributeSchema, StringListField
-from catalog.spec import CardType, Facet, GameSpec
+from catalog.attributes import AttributeSchema, Searchable, StringListField, attribute
+from catalog.spec import CardType, GameSpec
 from games.ouka_fushin import GAME
 
 if TYPE_CHECKING:
@@ -44,51 +43,89 @@ ABILITIES = (
 TIMINGS = (("before", _("Before the check")), ("after", _("After the check")))
 
 
+# a protagonist's and a character's school, declared once (a search field and a facet)
+SCHOOL = Searchable(facet=True, example="school:goton")
+
+
 def _ability(label: StrOrPromise) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=9)
+
+
+def _school() -> forms.ChoiceField:
+    return forms.ChoiceField(label=_("School"), choices=SCHOOLS)
+
+
+def _bonus() -> forms.IntegerField:
+    return forms.IntegerField(label=_("Bonus points"), min_value=0, max_value=200)
 
 
 class ProtagonistAttributes(AttributeSchema):
     # ouka-fushin.md:15-18: a school and three abilities at each destiny level 1-3
     character = forms.CharField(label=_("Character"), max_length=60)
-    school = forms.ChoiceField(label=_("School"), choices=SCHOOLS)
-    combat_1 = _ability(_("Combat (destiny 1)"))
-    exploration_1 = _ability(_("Exploration (destiny 1)"))
-    negotiation_1 = _ability(_("Negotiation (destiny 1)"))
+    school = attribute(_school(), SCHOOL, face=True)
+    combat_1 = attribute(_ability(_("Combat (destiny 1)")), face=True)
+    exploration_1 = attribute(_ability(_("Exploration (destiny 1)")), face=True)
+    negotiation_1 = attribute(_ability(_("Negotiation (destiny 1)")), face=True)
     combat_2 = _ability(_("Combat (destiny 2)"))
     exploration_2 = _ability(_("Exploration (destiny 2)"))
     negotiation_2 = _ability(_("Negotiation (destiny 2)"))
     combat_3 = _ability(_("Combat (destiny 3)"))
     exploration_3 = _ability(_("Exploration (destiny 3)"))
     negotiation_3 = _ability(_("Negotiation (destiny 3)"))
-    face_keys = ("school", "combat_1", "exploration_1", "negotiation_1")
 
 
 class MissionAttributes(AttributeSchema):
     # ouka-fushin.md:19-20: a condition (mostly on climax types) and bonus points
-    climax_types = StringListField(label=_("Climax types in the condition"), max_items=5)
-    bonus = forms.IntegerField(label=_("Bonus points"), min_value=0, max_value=200)
-    face_keys = ("climax_types", "bonus")
+    climax_types = attribute(
+        StringListField(label=_("Climax types in the condition"), max_items=5), face=True
+    )
+    bonus = attribute(_bonus(), face=True)
 
 
 class CharacterAttributes(AttributeSchema):
     # ouka-fushin.md:21-25
     character = forms.CharField(label=_("Character"), max_length=60)
-    destiny = forms.IntegerField(label=_("Destiny level"), min_value=1, max_value=3)
-    school = forms.ChoiceField(label=_("School"), choices=SCHOOLS)
-    timing = forms.ChoiceField(label=_("Ability timing"), choices=TIMINGS, required=False)
-    face_keys = ("school", "destiny", "timing")
+    school = attribute(_school(), SCHOOL, face=True)
+    destiny = attribute(
+        forms.IntegerField(label=_("Destiny level"), min_value=1, max_value=3),
+        Searchable(facet=True, example="destiny>=2"),
+        face=True,
+    )
+    timing = attribute(
+        forms.ChoiceField(label=_("Ability timing"), choices=TIMINGS, required=False), face=True
+    )
 
 
 class StoryAttributes(AttributeSchema):
     # ouka-fushin.md:26-29
-    story_kind = forms.ChoiceField(label=_("Story kind"), choices=STORY_KINDS)
-    keywords = StringListField(label=_("Keywords"), max_items=6)
+    story_kind = attribute(
+        forms.ChoiceField(label=_("Story kind"), choices=STORY_KINDS),
+        Searchable(name="story", facet=True, example="story:event"),
+        face=True,
+    )
+    # a story's keywords and a climax's keyword conditions are free words (仙人, 宝貝…),
+    # searched as one field
+    keywords = attribute(
+        StringListField(label=_("Keywords"), max_items=6),
+        Searchable(
+            name="keyword", label=_("Keyword"), also=("conditions",), example="keyword:仙人"
+        ),
+        face=True,
+    )
     prerequisites = StringListField(label=_("Prerequisite keywords"), max_items=6)
-    target = forms.IntegerField(label=_("Target value"), min_value=1, max_value=30, required=False)
-    ability = forms.ChoiceField(label=_("Check ability"), choices=ABILITIES, required=False)
-    points = forms.IntegerField(label=_("Points"), min_value=0, max_value=200)
-    face_keys = ("story_kind", "keywords", "target", "ability", "points")
+    target = attribute(
+        forms.IntegerField(label=_("Target value"), min_value=1, max_value=30, required=False),
+        face=True,
+    )
+    ability = attribute(
+        forms.ChoiceField(label=_("Check ability"), choices=ABILITIES, required=False),
+        face=True,
+    )
+    points = attribute(
+        forms.IntegerField(label=_("Points"), min_value=0, max_value=200),
+        Searchable(facet=True, example="points>=20"),
+        face=True,
+    )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -100,13 +137,12 @@ class StoryAttributes(AttributeSchema):
 
 class ClimaxAttributes(AttributeSchema):
     # ouka-fushin.md:30-31
-    conditions = StringListField(label=_("Keyword conditions"), max_items=6)
-    bonus = forms.IntegerField(label=_("Bonus points"), min_value=0, max_value=200)
+    climax_type = attribute(forms.CharField(label=_("Climax type"), max_length=30), face=True)
+    conditions = attribute(StringListField(label=_("Keyword conditions"), max_items=6), face=True)
+    bonus = attribute(_bonus(), face=True)
     extra_bonus = forms.IntegerField(
         label=_("Extra bonus points"), min_value=0, max_value=200, required=False
     )
-    climax_type = forms.CharField(label=_("Climax type"), max_length=30)
-    face_keys = ("climax_type", "conditions", "bonus")
 
 
 SPEC = GameSpec(
@@ -123,21 +159,6 @@ SPEC = GameSpec(
         CardType("story", _("Story"), StoryAttributes),
         CardType("climax", _("Climax"), ClimaxAttributes),
     ),
-    facets=(
-        Facet("school", _("School"), "choice", SCHOOLS),
-        Facet("destiny", _("Destiny level"), "range"),
-        Facet("story_kind", _("Story kind"), "choice", STORY_KINDS),
-        Facet("points", _("Points"), "range"),
-    ),
     sort_order=GAME.sort_order,
-    # the product page's zone headings, in the words of the deck rules (deck.py)
-    extra={
-        "zones": {
-            "protagonist": capfirst(_("protagonist")),
-            "missions": capfirst(_("missions")),
-            "substitute": capfirst(_("substitute protagonist")),
-            "spares": capfirst(_("spare characters")),
-        }
-    },
     accent="#8e3b8a",
 )

@@ -180,11 +180,31 @@ RULES = DeckRules(
         Zone(
             "main", _("main deck"), ("character", "story", "climax"), Cite(DIGEST, 36), is_deck=True
         ),
-        Zone("protagonist", _("protagonist"), ("protagonist",), Cite(DIGEST, 38)),
+        Zone(
+            "protagonist", _("protagonist"), ("protagonist",), Cite(DIGEST, 38), aliases=("主人公",)
+        ),
         # zone labels read as a singular noun: "The mission zone has 0 cards" (issue 18)
-        Zone("missions", _("mission zone"), ("mission",), Cite(DIGEST, 38)),
-        Zone("substitute", _("substitute protagonist"), ("protagonist",), Cite(DIGEST, 38)),
-        Zone("spares", _("spare character zone"), ("character",), Cite(DIGEST, 39)),
+        Zone(
+            "missions",
+            _("mission zone"),
+            ("mission",),
+            Cite(DIGEST, 38),
+            aliases=("mission", "使命", "ミッション"),
+        ),
+        Zone(
+            "substitute",
+            _("substitute protagonist"),
+            ("protagonist",),
+            Cite(DIGEST, 38),
+            aliases=("substitute protagonist", "代役"),
+        ),
+        Zone(
+            "spares",
+            _("spare character zone"),
+            ("character",),
+            Cite(DIGEST, 39),
+            aliases=("spare", "spare characters", "予備", "再構築用"),
+        ),
     ),
     rules=(
         ZoneSize("main", Cite(DIGEST, 35), minimum=40),  # line 35: at least 40 cards

@@ -8,8 +8,14 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from catalog.attributes import AttributeSchema, ChoiceListField, StrictBooleanField
-from catalog.spec import CardType, Facet, GameSpec
+from catalog.attributes import (
+    AttributeSchema,
+    ChoiceListField,
+    Searchable,
+    StrictBooleanField,
+    attribute,
+)
+from catalog.spec import CardType, GameSpec
 from games.recharge import GAME
 
 if TYPE_CHECKING:
@@ -25,6 +31,17 @@ COLOURS = (
 POWER_PLUS = "power-plus"
 
 
+# How the attributes every card type has are searched, declared once (facet=True: also a
+# filter of the set pages and the API). The edges together, and an edge named with its colour
+# (colour:, edge:), are search.py's: they read two attributes at once.
+LEFT = Searchable(facet=True, label=_("Left edge colour"), example="left:red")
+RIGHT = Searchable(facet=True, label=_("Right edge colour"), example="right:blue")
+SPECIAL = Searchable(facet=True, example="special:yes")
+# power:/order:power read a power card's edge powers too; the facet (power_min/power_max) reads
+# a hero's and a teamwork card's power only
+POWER = Searchable(facet=True, also=("left_power", "right_power"), example="power>=50")
+
+
 def _edge(label: StrOrPromise) -> ChoiceListField:
     return ChoiceListField(label=label, choices=COLOURS, min_items=1, max_items=2)
 
@@ -33,32 +50,33 @@ def _power(label: StrOrPromise) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=200)
 
 
+def _special() -> StrictBooleanField:
+    return attribute(StrictBooleanField(label=_("Special card"), required=False), SPECIAL)
+
+
 class HeroAttributes(AttributeSchema):
     # recharge.md:12-13
-    power = _power(_("Power"))
-    left = _edge(_("Left edge colours"))
-    right = _edge(_("Right edge colours"))
-    special = StrictBooleanField(label=_("Special card"), required=False)
-    face_keys = ("power", "left", "right")
+    power = attribute(_power(_("Power")), POWER, face=True)
+    left = attribute(_edge(_("Left edge colours")), LEFT, face=True)
+    right = attribute(_edge(_("Right edge colours")), RIGHT, face=True)
+    special = _special()
 
 
 class TeamworkAttributes(AttributeSchema):
     # recharge.md:14-16
-    power = _power(_("Power"))
-    left = _edge(_("Left edge colours"))
-    right = _edge(_("Right edge colours"))
-    special = StrictBooleanField(label=_("Special card"), required=False)
-    face_keys = ("power", "left", "right")
+    power = attribute(_power(_("Power")), POWER, face=True)
+    left = attribute(_edge(_("Left edge colours")), LEFT, face=True)
+    right = attribute(_edge(_("Right edge colours")), RIGHT, face=True)
+    special = _special()
 
 
 class PowerAttributes(AttributeSchema):
     # recharge.md:17-20: a power value per edge; only the attached side's value counts
-    left = _edge(_("Left edge colours"))
-    left_power = _power(_("Left edge power"))
-    right = _edge(_("Right edge colours"))
-    right_power = _power(_("Right edge power"))
-    special = StrictBooleanField(label=_("Special card"), required=False)
-    face_keys = ("left", "left_power", "right", "right_power")
+    left = attribute(_edge(_("Left edge colours")), LEFT, face=True)
+    left_power = attribute(_power(_("Left edge power")), face=True)
+    right = attribute(_edge(_("Right edge colours")), RIGHT, face=True)
+    right_power = attribute(_power(_("Right edge power")), face=True)
+    special = _special()
 
 
 SPEC = GameSpec(
@@ -72,12 +90,6 @@ SPEC = GameSpec(
         CardType("hero", _("Hero"), HeroAttributes),
         CardType("teamwork", _("Teamwork"), TeamworkAttributes),
         CardType("power", _("Power"), PowerAttributes),
-    ),
-    facets=(
-        Facet("left", _("Left edge colour"), "list", COLOURS),
-        Facet("right", _("Right edge colour"), "list", COLOURS),
-        Facet("power", _("Power"), "range"),
-        Facet("special", _("Special card"), "bool"),
     ),
     # recharge.md:23-25
     variants=((POWER_PLUS, _("Power Plus")),),

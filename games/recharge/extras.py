@@ -53,6 +53,7 @@ class CounterChips(Extra):
     editor_template = "games/recharge/chips_editor.html"
     display_template = "games/recharge/chips_display.html"
     script = "games/recharge/chips.js"
+    stylesheet = "games/recharge/chips.css"
 
     def clean(self, value: Any) -> list[int]:
         if not isinstance(value, list | tuple):

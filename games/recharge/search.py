@@ -1,4 +1,6 @@
-"""Marvel Recharge's search fields (the card list's query language, docs/search.md)."""
+"""Marvel Recharge's search fields that are not one attribute (the card list's query language,
+docs/search.md); ``left:``, ``right:``, ``power:`` and ``special:`` come from the attributes'
+own declarations in catalog.py."""
 
 from __future__ import annotations
 
@@ -27,15 +29,4 @@ FIELDS = (
         },
         example="edge:left-blue",
     ),
-    # a hero's or teamwork card's power, or either edge's power of a power card
-    SearchField(
-        "power",
-        _("Power"),
-        "number",
-        keys=("power", "left_power", "right_power"),
-        low=0,
-        high=200,
-        example="power>=50",
-    ),
-    SearchField("special", _("Special card"), "bool", example="special:yes"),
 )

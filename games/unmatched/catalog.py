@@ -4,23 +4,33 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from catalog.attributes import AttributeSchema, StrictBooleanField
-from catalog.spec import CardType, EmptySchema, Facet, GameSpec
+from catalog.attributes import AttributeSchema, Searchable, StrictBooleanField, attribute
+from catalog.kinds import PRODUCT_KINDS
+from catalog.spec import CardType, EmptySchema, GameSpec
 from games.unmatched import GAME
-from games.unmatched.rules import ANY_FIGHTER  # noqa: F401  (one spelling, in rules.py)
+from games.unmatched.rules import ANY_FIGHTER
 
 
 class CharacterAttributes(AttributeSchema):
     # unmatched.md:6-7: hero HP, movement, melee or ranged; sidekicks with HP (default 1)
-    hp = forms.IntegerField(label=_("Hero HP"), min_value=1, max_value=99)
-    move = forms.IntegerField(label=_("Move"), min_value=0, max_value=9)
-    ranged = StrictBooleanField(label=_("Ranged"), required=True)
+    hp = attribute(
+        forms.IntegerField(label=_("Hero HP"), min_value=1, max_value=99),
+        Searchable(example="hp>=15"),
+        face=True,
+    )
+    move = attribute(
+        forms.IntegerField(label=_("Move"), min_value=0, max_value=9),
+        Searchable(example="move:3"),
+        face=True,
+    )
+    ranged = attribute(StrictBooleanField(label=_("Ranged"), required=True), face=True)
     hero_count = forms.IntegerField(label=_("Hero figures"), min_value=1, max_value=9)
-    sidekick = forms.CharField(label=_("Sidekick"), max_length=80, required=False)
+    sidekick = attribute(
+        forms.CharField(label=_("Sidekick"), max_length=80, required=False), face=True
+    )
     sidekick_hp = forms.IntegerField(
         label=_("Sidekick HP"), min_value=1, max_value=99, required=False
     )
@@ -31,7 +41,6 @@ class CharacterAttributes(AttributeSchema):
     sidekick_count = forms.IntegerField(
         label=_("Sidekick tokens"), min_value=1, max_value=9, required=False
     )
-    face_keys = ("hp", "move", "ranged", "sidekick")
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -44,21 +53,34 @@ class CharacterAttributes(AttributeSchema):
 
 class ActionAttributes(AttributeSchema):
     # unmatched.md:10-11: attack/defense/versatile cards carry a value
-    value = forms.IntegerField(label=_("Value"), min_value=0, max_value=20)
-    face_keys = ("value",)
+    value = attribute(
+        forms.IntegerField(label=_("Value"), min_value=0, max_value=20),
+        Searchable(facet=True, example="value>=3"),
+        face=True,
+    )
 
 
 class SchemeAttributes(AttributeSchema):
     # unmatched.md:10: a scheme has no value
-    face_keys = ()
+    pass
 
 
 class PrintingAttributes(AttributeSchema):
     # unmatched.md:12-13: the fighter who may play it ("any") and the boost value
-    fighter = forms.CharField(label=_("Fighter"), max_length=80)
-    boost = forms.IntegerField(label=_("Boost"), min_value=0, max_value=9)
-    face_keys = ("fighter", "boost")
+    fighter = attribute(
+        forms.CharField(label=_("Fighter"), max_length=80),
+        Searchable(example="fighter:alice"),
+        face=True,
+    )
+    boost = attribute(
+        forms.IntegerField(label=_("Boost"), min_value=0, max_value=9),
+        Searchable(facet=True, example="boost:3"),
+        face=True,
+    )
 
+
+#: each hero is sold as its own deck (unmatched.md:5-7): the game's own kind of product
+HERO_DECK = "hero-deck"
 
 SPEC = GameSpec(
     slug=GAME.slug,
@@ -77,14 +99,9 @@ SPEC = GameSpec(
     printing_schema=PrintingAttributes,
     # a character card is not played by a fighter and has no boost
     printing_schemas={"character": EmptySchema},
-    facets=(
-        Facet("value", _("Value"), "range"),
-        Facet("boost", _("Boost"), "range", on="printing"),
-    ),
+    product_kinds=(*PRODUCT_KINDS, (HERO_DECK, _("Hero deck"))),
+    # unmatched.md:12: a card any fighter may play names no fighter
+    value_labels={"fighter": {ANY_FIGHTER: _("Any fighter")}},
     sort_order=GAME.sort_order,
-    # the product page's zone headings, in the words of the deck rules (deck.py)
-    extra={
-        "zones": {"hero": capfirst(_("hero (character card)")), "deck": capfirst(_("action deck"))}
-    },
     accent="#1f6f8b",
 )

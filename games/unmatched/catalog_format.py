@@ -37,13 +37,15 @@ from catalog.importers.bundle import (
     SetRow,
     parse_release,
 )
+from catalog.kinds import SetKind
 from decklab import safe_input
 from games.unmatched import GAME
+from games.unmatched.catalog import HERO_DECK
 from games.unmatched.rules import ANY_FIGHTER, spelled_like
 
 GAME_SLUG = GAME.slug
-SET_KIND = "box"
-PRODUCT_KIND = "hero-deck"
+SET_KIND = SetKind.BOX
+PRODUCT_KIND = HERO_DECK
 HERO_ZONE = "hero"
 DECK_ZONE = "deck"
 VALUED_TYPES = ("attack", "defense", "versatile")

@@ -191,13 +191,26 @@ RULES = DeckRules(
     game=GAME.slug,
     construction=Cite(DIGEST, 16),
     zones=(
-        Zone("hero", _("hero (character card)"), ("character",), Cite(DIGEST, 19)),
+        Zone(
+            "hero",
+            _("hero (character card)"),
+            ("character",),
+            Cite(DIGEST, 19),
+            aliases=(
+                "character",
+                "character card",
+                "ヒーロー",
+                "キャラクター",
+                "キャラクターカード",
+            ),
+        ),
         Zone(
             "deck",
             _("action deck"),
             ("attack", "defense", "versatile", "scheme"),
             Cite(DIGEST, 18),
             is_deck=True,
+            aliases=("action deck", "アクションデッキ"),
         ),
     ),
     rules=(

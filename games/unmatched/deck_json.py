@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from catalog.attributes import AttributeErrors
 from catalog.importers.bundle import CardRow, ImportProblem, ProductItemRow, release_text
 from catalog.models import Card, CardSet, Game, Printing
@@ -38,6 +40,7 @@ ORIGIN = "deck"
 CUSTOM_SET_KIND = "box"
 CUSTOM_SOURCE = "A player's own card, imported from an unmatched.cards deck JSON"
 TITLE_MAX = 200
+NOT_A_DECK = _("This is not an unmatched.cards deck: it needs “hero” and “cards”.")
 EMPTY_TEXTS = ("imageUrl", "basicText", "immediateText", "duringText", "afterText")
 
 # Where each attribute of ours comes from in the deck JSON, to point problems at the JSON.
@@ -276,7 +279,7 @@ def parse_unmatched_json(data: Any, *, user: Any) -> ParsedDeck:
     parsed = ParsedDeck()
     data = normalise(data)  # the spellings and wrappers of other builders' files
     if not looks_like_unmatched_deck(data):
-        parsed.problems.append(LineProblem(0, "", str(errors.NOT_A_DECK), "json"))
+        parsed.problems.append(LineProblem(0, "", str(NOT_A_DECK), "json"))
         return parsed
     bundle = bundle_from_unmatched_deck(data, ORIGIN)
     parsed.problems.extend(_named(_from_bundle(p), data) for p in bundle.problems)

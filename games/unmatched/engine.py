@@ -428,7 +428,7 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         cards = deck.cards
         value = [_int(c.attributes.get("value")) for c in cards]
         boost = [_int(c.attributes.get("boost")) for c in cards]
-        own_decks = set(character.attributes.get("printed_in") or ())
+        own_decks = printed_in(character)
         ours = [_ours(c, names, own_decks) for c in cards]
         can_attack = [ours[c.index] and c.card_type in ATTACK_TYPES for c in cards]
         can_scheme = [ours[c.index] and c.card_type == SCHEME for c in cards]
@@ -661,9 +661,18 @@ def _int(raw: Any) -> int:
         return 0
 
 
-def _ours(card: SimCard, names: Sequence[str], own_decks: set[str]) -> bool:
+def printed_in(card: SimCard) -> frozenset[str]:
+    """The hero decks the card was printed in: an Unmatched printing's collector number is
+    its hero deck's id, so a card printed in the hero's own deck is that hero's, whatever its
+    fighter is called there. A deck made by hand (and a run frozen before printings were) may
+    say so in the card's own ``printed_in`` attribute instead."""
+    numbers = {p.number for p in card.printings if p.number}
+    return frozenset(numbers | set(card.attributes.get("printed_in") or ()))
+
+
+def _ours(card: SimCard, names: Sequence[str], own_decks: frozenset[str]) -> bool:
     fighter = str(card.attributes.get("fighter") or "")
-    in_own_deck = bool(own_decks & set(card.attributes.get("printed_in") or ()))
+    in_own_deck = bool(own_decks & printed_in(card))
     return is_ours((fighter,), names, in_own_deck=in_own_deck)
 
 

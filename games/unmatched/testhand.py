@@ -1,5 +1,6 @@
-"""Unmatched's test-hand panel: the strongest attack of the hand by the goldfish policy
-(unmatched.md:30-34), with who may play it."""
+"""Unmatched's test-hand panels: the strongest attack of the hand by the goldfish policy
+(unmatched.md:30-34), with who may play it, and the fatigue taken once the deck is empty
+(2 damage for each card not drawn, unmatched.md:37)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.unmatched.engine import ENGINE, best_attack
+from games.unmatched.schedule import EXHAUSTION_DAMAGE
 from simulator.engine.cards import SimDeck
-from simulator.testhands.panels import Panel
+from simulator.testhands.panels import DealFacts, Panel
 
 
 def strongest_attack(deck: SimDeck, hand: Sequence[int]) -> dict[str, Any] | None:
@@ -28,4 +30,15 @@ def strongest_attack(deck: SimDeck, hand: Sequence[int]) -> dict[str, Any] | Non
     }
 
 
-PANELS = (Panel("best_attack", "games/unmatched/testhand_attack.html", strongest_attack),)
+def fatigue(deck: SimDeck, hand: Sequence[int], deal: DealFacts) -> dict[str, Any] | None:
+    """The damage taken so far for the cards the empty deck could not give; None before the
+    deck runs out."""
+    if deal.missing <= 0:
+        return None
+    return {"missing": deal.missing, "damage": deal.missing * EXHAUSTION_DAMAGE}
+
+
+PANELS = (
+    Panel("best_attack", "games/unmatched/testhand_attack.html", strongest_attack),
+    Panel("fatigue", "games/unmatched/testhand_fatigue.html", compute_dealt=fatigue),
+)

@@ -8,6 +8,18 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class SimPrinting:
+    """One printing of a card as plain facts: where it was printed (its set's code and its
+    collector number) and its own attributes. An engine that cares where a card was printed
+    reads these in its own preparation; the loader does not know what they mean to a game."""
+
+    set_code: str
+    number: str = ""
+    variant: str = ""
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SimCard:
     """One distinct card of the deck. ``index`` is its position in ``SimDeck.cards``, so hot
     loops handle integers and look facts up in tables the engine builds once."""
@@ -19,6 +31,8 @@ class SimCard:
     #: the card's attributes overlaid with its (pinned or first) printing's
     attributes: Mapping[str, Any] = field(default_factory=dict)
     variant: str = ""
+    #: every printing of the card in the catalog, in catalog order (empty for hand-made decks)
+    printings: tuple[SimPrinting, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 computed for a whole chunk of games at once with numpy.
 
 Why not one ``random.Random`` per game: seeding a Mersenne Twister and shuffling in Python
-cost an Unmatched game about 40 % of its time. Here every card of every game gets a 64-bit
+cost the fastest engine's game about 40 % of its time. Here every card of every game gets a 64-bit
 key from a hash of (run seed, game index, position) -- the splitmix64 finaliser, a bijection
 on 64 bits with full avalanche -- and a game's deck order is its keys' sort order: sorting
 independent uniform keys gives every permutation the same chance (ties of 64-bit keys are

@@ -58,7 +58,7 @@ class Engine(ABC, Generic[P, S]):
     #: where the published rules are silent: what the engine assumes (marked with N_), listed
     #: on the run and results pages beside the parameters that let a player change it
     assumptions: ClassVar[tuple[str, ...]] = ()
-    #: the digest lines the engine applies, e.g. ("unmatched.md:22", ...)
+    #: the digest lines the engine applies, e.g. ("my-game.md:22", ...)
     cites: ClassVar[tuple[str, ...]] = ()
     #: a bound on turns, so every play-out ends
     max_turns: ClassVar[int] = 60

@@ -38,12 +38,11 @@ DEFAULT_GAMES = (GoldenGame("game0", 0), GoldenGame("game1", 1), GoldenGame("gam
 
 
 def golden_deck(game: Game) -> SimDeck | None:
-    deck: SimDeck | None = game.declared("golden", "GOLDEN_DECK")
-    return deck
+    return game.golden_deck
 
 
 def golden_games(game: Game) -> tuple[GoldenGame, ...]:
-    declared = game.declared("golden", "GOLDEN_GAMES", DEFAULT_GAMES)
+    declared = game.golden_games or DEFAULT_GAMES
     return tuple(g if isinstance(g, GoldenGame) else GoldenGame(*g) for g in declared)
 
 

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 class DrawSchedule:
     """``opening`` cards before the first turn, then ``per_turn`` cards at each turn.
 
-    ``draws_on_first_turn``: whether turn 1 already draws (央華封神's first player does,
-    ouka-fushin.md:45-46); otherwise the first turn plays the opening hand as it is.
+    ``draws_on_first_turn``: whether turn 1 already draws (in some games the first player
+    does); otherwise the first turn plays the opening hand as it is.
 
-    ``refill_to``: an end phase that draws the hand back up to this many cards (央華封神,
-    ouka-fushin.md:68); a turn that draws ``per_turn`` and uses ``used_per_turn`` cards then
-    draws ``max(0, used_per_turn - per_turn)`` more at its end. Those cards are counted with
+    ``refill_to``: an end phase that draws the hand back up to this many cards (a hand
+    limit refilled each turn); a turn that draws ``per_turn`` and uses ``used_per_turn`` cards
+    then draws ``max(0, used_per_turn - per_turn)`` more at its end. Those cards are counted with
     the next turn's draws (they are seen before it is played).
     """
 

@@ -43,8 +43,9 @@ class GameSetup:
     note: Text = ""
     params: ParamSpec = field(default_factory=ParamSpec)
     empty_note: str = EMPTY_DECK
-    #: Unmatched deals fatigue damage for each card not drawn; a test hand goes on past an
-    #: empty deck only when this is above 0
+    #: the damage a player takes for each card an empty deck cannot give (0: none); a test
+    #: hand goes on past an empty deck only when this is above 0, and the game's own panel
+    #: shows what it adds up to
     damage_per_missing_card: int = 0
 
     def __post_init__(self) -> None:

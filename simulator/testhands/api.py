@@ -11,6 +11,7 @@ Reads only: private decks are 404 to all but their owner; every 400 names its fi
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import URLPattern, path
@@ -18,7 +19,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -39,7 +40,7 @@ from simulator.testhands.dealing import (
     deal,
 )
 from simulator.testhands.forms import TestHandForm, field_errors
-from simulator.testhands.panels import panel_results
+from simulator.testhands.panels import DealFacts, panel_results
 from simulator.testhands.views import (
     NEW_SEED_BOUND,
     HandDeck,
@@ -86,6 +87,12 @@ class TurnDrawOutputSerializer(serializers.Serializer[Any]):
     cards = DealtCardOutputSerializer(many=True)
 
 
+#: the panel whose ``damage`` the deprecated top-level ``fatigue`` repeats, for one version
+FATIGUE_PANEL = "fatigue"
+
+
+# ``fatigue`` moved under ``panels`` (a game's own value); kept at the top for one version
+@extend_schema_serializer(deprecate_fields=["fatigue"])
 class TestHandOutputSerializer(serializers.Serializer[Any]):
     deck = serializers.CharField(help_text=_("The deck's public id."))
     game = serializers.CharField()
@@ -104,7 +111,13 @@ class TestHandOutputSerializer(serializers.Serializer[Any]):
     empty_note = serializers.CharField(
         allow_null=True, help_text=_("What an empty deck means in this game, once it is empty.")
     )
-    fatigue = serializers.IntegerField(help_text=_("Unmatched: 2 damage per card not drawn."))
+    fatigue = serializers.IntegerField(
+        help_text=_(
+            "Deprecated: read panels.fatigue.damage instead; this field will be removed in the "
+            "next version. The damage taken so far for the cards not drawn (0 where the game's "
+            "panels have none)."
+        )
+    )
     draws = TurnDrawOutputSerializer(many=True)
     hand = serializers.ListField(
         child=serializers.CharField(), help_text=_("Codes of every card seen, in order.")
@@ -236,6 +249,12 @@ def _card(sim: SimDeck, index: int) -> dict[str, Any]:
     }
 
 
+def _deprecated_fatigue(panels: dict[str, Any]) -> int:
+    """The old top-level ``fatigue``: the fatigue panel's damage, 0 without one."""
+    data = panels.get(FATIGUE_PANEL)
+    return int(data.get("damage", 0)) if isinstance(data, Mapping) else 0
+
+
 class TestHandApi(DeckApiView):
     @extend_schema(
         tags=[TAG],
@@ -261,6 +280,10 @@ class TestHandApi(DeckApiView):
         dealt = deal(hd.sim, seed=seed, turns=form.turn, schedule=schedule)
         hand = dealt.hand
         slug = hd.deck.game.slug
+        panels = {
+            r.panel.key: r.data
+            for r in panel_results(slug, hd.sim, hand, DealFacts(missing=dealt.missing))
+        }
         payload = {
             "deck": hd.deck.public_id,
             "game": slug,
@@ -273,7 +296,7 @@ class TestHandApi(DeckApiView):
             "missing": dealt.missing,
             "ran_out_at": dealt.ran_out_at,
             "empty_note": gettext(hd.setup.empty_note) if dealt.remaining == 0 else None,
-            "fatigue": dealt.missing * hd.setup.damage_per_missing_card,
+            "fatigue": _deprecated_fatigue(panels),
             "draws": [
                 {
                     "turn": d.turn,
@@ -284,7 +307,7 @@ class TestHandApi(DeckApiView):
                 for d in dealt.draws
             ],
             "hand": [hd.sim.cards[i].code for i in hand],
-            "panels": {r.panel.key: r.data for r in panel_results(slug, hd.sim, hand)},
+            "panels": panels,
         }
         return Response(TestHandOutputSerializer(payload).data)
 

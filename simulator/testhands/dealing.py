@@ -8,7 +8,7 @@
   ``card:<code>``, ``type:<type>``, ``attr:<key>=<value>`` or ``attr:<key>>=<n>``;
 - ``group_odds``: the exact chance to have seen at least *k* of them by each turn.
 
-What a game shows beside a hand (Recharge's best formation, Unmatched's best attack) are its
+What a game shows beside a hand (the best play it allows, say) are its
 panels (``simulator.testhands.panels``), declared in the game's ``testhand.py``.
 
 User-facing strings are marked with ``N_`` and translated by the Django side when shown.
@@ -52,7 +52,7 @@ __all__ = [
     "turn_odds",
 ]
 
-#: a test hand can be followed this far: far enough to empty a 50-card Recharge deck drawn
+#: a test hand can be followed this far: far enough to empty a 50-card deck drawn
 #: one card a turn, and the bound every goldfish engine already respects
 MAX_DEAL_TURNS = 60
 #: the odds panel's bounds (the brief's "at least k, 1-10, up to turn 0-30")
@@ -260,7 +260,7 @@ def parse_group(
     if not sep or not rest:
         raise GroupError(GROUP_SYNTAX)
     if kind == "card":
-        # only cards that can be drawn: a hunter or a hero's character card never is
+        # only cards that can be drawn: a card in a zone beside the deck never is
         if not any(deck.cards[i].code == rest for i, _n in deck.zones.get(deck.draw_zone, ())):
             raise GroupError(GROUP_UNKNOWN_CARD, code=rest)
         return Group("card", rest)

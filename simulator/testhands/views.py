@@ -44,7 +44,7 @@ from simulator.testhands.forms import (
     field_errors,
     group_label,
 )
-from simulator.testhands.panels import panel_results
+from simulator.testhands.panels import DealFacts, panel_results
 
 #: fresh seeds stay short, so a shared link stays readable (any seed up to 2**63-1 replays)
 NEW_SEED_BOUND = 1_000_000_000
@@ -164,8 +164,8 @@ def _turn_views(hd: HandDeck, dealt: Deal) -> list[TurnView]:
 def _can_draw(hd: HandDeck, dealt: Deal) -> bool:
     if dealt.turns >= MAX_DEAL_TURNS:
         return False
-    # Unmatched goes on past an empty deck (fatigue damage per card not drawn); elsewhere an
-    # empty deck ends what a test hand can show.
+    # a game whose players take damage for each card an empty deck cannot give goes on past
+    # it; elsewhere an empty deck ends what a test hand can show
     return dealt.remaining > 0 or hd.setup.damage_per_missing_card > 0
 
 
@@ -201,7 +201,6 @@ def test_hand(request: HttpRequest, public_id: str) -> HttpResponse:
         "note": hd.setup.note_for(form.schedule, gettext, ngettext),
         "empty": dealt.remaining == 0,
         "empty_note": gettext(hd.setup.empty_note),
-        "fatigue": dealt.missing * hd.setup.damage_per_missing_card,
         "can_draw": _can_draw(hd, dealt),
         "next_url": _test_hand_url(hd.deck, seed=seed, turn=turn + 1, **params),
         "restart_url": _test_hand_url(hd.deck, seed=seed, turn=0, **params),
@@ -209,7 +208,7 @@ def test_hand(request: HttpRequest, public_id: str) -> HttpResponse:
         "share_url": request.build_absolute_uri(
             _test_hand_url(hd.deck, seed=seed, turn=turn, **params)
         ),
-        "panels": panel_results(hd.deck.game.slug, hd.sim, hand),
+        "panels": panel_results(hd.deck.game.slug, hd.sim, hand, DealFacts(missing=dealt.missing)),
     }
     if is_htmx(request):
         return render(request, "simulator/testhand/_hand.html", context)

@@ -105,7 +105,7 @@
   // The list (or a game's extra) is redrawn after every change, and a redraw must not take
   // away the field the player is typing in: the focused field stays the very same element
   // (with its value and cursor) and only what surrounds it is replaced.
-  // rows are matched by entry and zone; the rest (a chip among chips) by place
+  // rows are matched by entry and zone; the rest (an extra's value among its values) by place
   function keyOf(element, index) {
     return element.id || element.dataset.entry || element.dataset.zone || element.tagName + ":" + index;
   }

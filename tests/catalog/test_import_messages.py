@@ -93,8 +93,8 @@ def test_makemessages_finds_the_importers_templates() -> None:
         "quantity must be between 1 and %(max)d",
         "broken JSON: %(error)s (column %(column)d)",
         "unknown key",
-        "not a catalog this importer knows: expected DeckLab catalog JSON, an unmatched.cards "
-        "deck JSON, or a CSV card list",
+        "not a catalog this importer knows: expected DeckLab catalog JSON, a CSV card list, or a "
+        "file in one of the games' own catalog formats",
         "empty file: expected a header row (code,type,name_en,...)",
         "more than %(max)s rows; split the file and import the parts together",
         "unterminated quoted text",

@@ -61,7 +61,8 @@ def test_a_mistake_in_q_is_a_400_naming_its_position_and_the_field_meant() -> No
 
 
 def test_one_row_per_printing_answers_printing_rows() -> None:
-    response = Client().get(API, {"q": "boost:2 unique:prints"})
+    # "plot" is a demo card of a game with real ones: shown when asked (catalog/demo.py)
+    response = Client().get(API, {"q": "boost:2 unique:prints", "show_demo": "true"})
     assert response.status_code == 200
     rows = response.json()["results"]
     assert {(row["card"]["code"], row["set"]["code"]) for row in rows} == {
@@ -138,7 +139,8 @@ def test_is_owned_and_missing_read_the_signed_in_players_collection(
     CollectionItem.objects.create(owner=owner, printing=printing, quantity=1, language="en")
     owned = owner_client.get("/games/unmatched/", {"q": "is:owned"}).content.decode()
     assert page_cards(owned) == {"feint"}
-    missing = owner_client.get("/games/unmatched/", {"q": "is:missing"}).content.decode()
+    asked = {"q": "is:missing", "show_demo": "true"}  # "plot" is a demo card
+    missing = owner_client.get("/games/unmatched/", asked).content.decode()
     assert page_cards(missing) == {"skirmish", "block", "plot"}
     anonymous = Client().get("/games/unmatched/", {"q": "is:owned"}).content.decode()
     assert 'data-query-error="0"' in anonymous

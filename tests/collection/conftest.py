@@ -10,7 +10,10 @@ import pytest
 
 from catalog.models import Card, CardSet, Game, Printing
 from collection.services import ItemSpec, collection_add
-from decks.models import Deck, DeckEntry
+from decks.game_rules import deck_rules
+from decks.models import Deck
+from decks.services import deck_create
+from decks.specs import EntrySpec
 from tests.catalog.factories import CardFactory, CardSetFactory, GameFactory, PrintingFactory
 
 
@@ -59,11 +62,11 @@ def make_deck(
     entries: list[tuple[Card, int] | tuple[Card, int, Printing]],
     name: str = "Deck",
 ) -> Deck:
-    deck = Deck.objects.create(owner=owner, game=game, name=name)
-    for i, entry in enumerate(entries):
-        card, quantity = entry[0], entry[1]
-        printing = entry[2] if len(entry) == 3 else None  # type: ignore[misc]
-        DeckEntry.objects.create(
-            deck=deck, card=card, quantity=quantity, printing=printing, zone=f"z{i}"
-        )
-    return deck
+    """A deck made as a player's is, by ``deck_create``: every entry in the game's own deck
+    zone (Mattsan has one, ``main``), checked and recorded as a revision by the service."""
+    zone = deck_rules(game.slug).deck_zones[0].code
+    specs = [
+        EntrySpec(entry[0], zone, entry[1], entry[2] if len(entry) == 3 else None)  # type: ignore[misc]
+        for entry in entries
+    ]
+    return deck_create(owner=owner, game=game, name=name, entries=specs)

@@ -261,8 +261,11 @@ def test_bad_input_is_a_400_naming_the_field(
     response = owner_client.post(url("edit-entry", deck, entry.pk), {"version": 2, **data}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 400
-    assert f'data-field="{field}"' in html
-    assert 'class="invalid-feedback d-block entry-error"' in html or field == "entry"
+    # the alert names the field, and so does the error drawn under the entry's own row
+    assert f'data-status="400" data-field="{field}"' in html
+    row = re.search(rf'<li[^>]*data-entry="{entry.pk}"[^>]*>(.*?)</li>', html, re.S)
+    assert row, "the answer draws the entry's row again"
+    assert f'class="invalid-feedback d-block entry-error" data-field="{field}"' in row.group(1)
     deck.refresh_from_db()
     assert deck.version == 2 and only_entry(deck).quantity == 1
 
@@ -368,12 +371,23 @@ def test_the_search_finds_cards_by_japanese_or_english_name_with_add_buttons(
 
 
 def test_the_search_is_bounded(deck: Deck, owner_client: Client) -> None:
-    html = owner_client.get(url("edit-search", deck) + "?q=MHD", **HTMX).content.decode()
-    everything = owner_client.get(url("edit-search", deck) + "?type=weapon", **HTMX)
-    assert 'data-results="27"' in everything.content.decode()
-    listed = owner_client.get(url("edit-search", deck) + "?q=e", **HTMX).content.decode()
-    assert 'data-results="30"' in listed and "Showing the first 30 cards" in listed
-    assert "No card of this game matches" in html or "data-results" in html
+    def search(query: str) -> str:
+        return owner_client.get(url("edit-search", deck) + query, **HTMX).content.decode()
+
+    # under the limit: every match listed, and no notice
+    weapons = search("?type=weapon")
+    assert 'data-results="27"' in weapons and weapons.count('class="result"') == 27
+    assert "Showing the first" not in weapons
+    # one letter matches more of the game than the limit: the first 30 and a notice
+    listed = search("?q=e")
+    assert 'data-results="30"' in listed and listed.count('class="result"') == 30
+    assert "Showing the first 30 cards" in listed
+    # a code matches whole, never as a prefix: "MHD" is not a way to list the whole game
+    prefix = search("?q=MHD")
+    assert 'data-results="0"' in prefix and "No card of this game matches" in prefix
+    assert 'class="result"' not in prefix
+    exact = search("?q=mhd-007")
+    assert 'data-results="1"' in exact and 'data-card="MHD-007"' in exact
 
 
 # --- the Recharge chips editor ---------------------------------------------------------------

@@ -117,14 +117,19 @@ def test_a_card_the_heros_deck_lacks_stays_unpinned(owner_client: Client) -> Non
     assert DeckEntry.objects.get(deck=deck, card__code="skirmish").printing is None
 
 
-def test_simulate_is_offered_only_for_a_game_with_an_engine(owner_client: Client) -> None:
-    from games.registry import PartOverride
+def test_simulate_is_offered_only_for_a_game_with_an_engine(
+    owner: Any, owner_client: Client
+) -> None:
+    from decks.services import deck_create
+    from tests.catalog.factories import GameFactory
+    from tests.simulator.fake_games._builders import ENGINELESS, WITH_FAKE_GAMES
 
     deck = start(owner_client, "medusa")
     assert 'data-action="simulate"' in owner_client.get(deck.get_absolute_url()).content.decode()
-    with PartOverride("unmatched", "engine", "tests.simulator.fake_games.no_engine"):
-        page = owner_client.get(deck.get_absolute_url()).content.decode()
-    assert 'data-action="simulate"' not in page
+    with WITH_FAKE_GAMES:  # a game registered without an engine
+        other = deck_create(owner=owner, game=GameFactory(slug=ENGINELESS), name="No engine")
+        page = owner_client.get(other.get_absolute_url()).content.decode()
+    assert 'data-action="simulate"' not in page and "No engine" in page
 
 
 def test_the_demo_ouka_product_makes_no_claim_about_a_publisher(client: Client) -> None:

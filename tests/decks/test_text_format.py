@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,10 +12,11 @@ from django.core.management import call_command
 
 from catalog.models import Card, CardSet, Game, Printing, Product
 from decks import errors as deck_errors
+from decks.game_rules import deck_rules
 from decks.imports import errors
 from decks.imports.errors import DeckImportError
 from decks.imports.service import deck_export, deck_import, deck_import_into
-from decks.imports.text import ParsedDeck, export_deck_text, parse_deck_text
+from decks.imports.text import ParsedDeck, Zones, export_deck_text, parse_deck_text
 from decks.models import Deck, DeckEntry, DeckRevision
 from decks.services import deck_from_product, deck_update
 
@@ -163,6 +165,25 @@ def test_ouka_fushin_zones_are_read_by_code_and_by_japanese_name() -> None:
         ("protagonist", "OFD-001"),
         ("substitute", "OFD-004"),
     ]
+
+
+def test_a_zone_alias_is_read_from_the_zone_the_game_declares() -> None:
+    rules = deck_rules("monster-hunter")
+    hunter = next(zone for zone in rules.zones if zone.code == "hunter")
+    assert "ハンターカード" in hunter.aliases
+    assert Zones(rules).find("ハンターカード") == "hunter"
+    # the same code declared without aliases reads by its code and label only: the words
+    # belong to the game's zone, not to the code
+    bare = replace(rules, zones=(rules.zones[0], replace(hunter, aliases=())))
+    assert Zones(bare).find("hunter") == "hunter"
+    assert Zones(bare).find("ハンターカード") is None
+
+
+def test_another_games_zone_alias_is_not_a_zone_of_this_game() -> None:
+    assert Zones(deck_rules("ouka-fushin")).find("主人公") == "protagonist"
+    assert Zones(deck_rules("monster-hunter")).find("主人公") is None
+    parsed = parse("## 主人公\n1 Wandering Hunter Ren", "monster-hunter")
+    assert [p.code for p in parsed.problems] == ["zone"]
 
 
 def test_comments_and_blank_lines_are_ignored_but_a_code_after_a_number_is_a_card() -> None:

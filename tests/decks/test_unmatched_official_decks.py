@@ -30,6 +30,7 @@ from decks.legality.facts import DeckFacts
 from decks.legality.load import product_facts
 from decks.legality.problems import Cite, Severity
 from games.official import start_deck
+from games.unmatched.catalog import HERO_DECK
 from games.unmatched.rules import ANY_FIGHTER, fighter_names, may_use
 from tests.decks.legality_builders import cited_text, rendered
 
@@ -78,7 +79,7 @@ def official(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("import_catalog", str(SHARED), stdout=StringIO())
         products = (
-            Product.objects.filter(game__slug="unmatched", kind=Product.Kind.HERO_DECK)
+            Product.objects.filter(game__slug="unmatched", kind=HERO_DECK)
             .prefetch_related("items__printing__card_set", "items__printing__card__game")
             .order_by("code")
         )

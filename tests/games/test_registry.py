@@ -11,7 +11,7 @@ import pytest
 
 from catalog.spec import all_games, get_game, is_game
 from games import registry
-from games.registry import Game, PartOverride
+from games.registry import Game
 
 RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
 
@@ -34,7 +34,7 @@ def test_every_game_cites_a_digest_that_exists_and_declares_its_parts(game: Game
         game.digest,
         game.sort_order,
     )
-    assert game.part("deck") is not None
+    assert game.has_deck_rules
     assert game.setup.schedule.opening >= 1
     assert game.catalog_file is not None and game.catalog_file.name == "catalog.json"
 
@@ -55,10 +55,12 @@ def test_a_game_without_a_part_says_so_and_a_broken_part_raises(tmp_path: Path) 
     sys.path.insert(0, str(tmp_path))
     try:
         game = Game(slug="broken", package="brokengame", digest="broken.md")
-        assert game.part("deck") is None
-        assert game.declared("testhand", "PANELS", ()) == ()
+        assert not game.has_deck_rules
+        assert game.panels == ()
+        with pytest.raises(LookupError, match=r"declares no RULES in deck\.py"):
+            _ = game.deck_rules
         with pytest.raises(ModuleNotFoundError):
-            game.part("engine")
+            _ = game.engine
     finally:
         sys.path.remove(str(tmp_path))
         for name in [n for n in sys.modules if n.startswith("brokengame")]:
@@ -114,13 +116,3 @@ def test_a_second_game_with_a_taken_slug_is_refused(go_cards: str) -> None:
     with pytest.raises(ValueError, match="Two games claim the slug 'go-cards'"):
         registry.register(impostor)
     assert registry.get("go-cards").package == go_cards
-
-
-def test_a_part_override_swaps_one_part_for_the_length_of_a_block() -> None:
-    game = registry.get("mattsan")
-    before = game.part("engine")
-    with PartOverride("mattsan", "engine", "tests.simulator.fake_games.countdown"):
-        swapped = game.part("engine")
-        assert swapped is not None
-        assert swapped.__name__ == "tests.simulator.fake_games.countdown"
-    assert game.part("engine") is before

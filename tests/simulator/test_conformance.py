@@ -1,198 +1,192 @@
-"""What every registered engine must pass (OpenSpiel-style): random play-outs end, legal
-choices are never empty before the end, copies are independent, games are determined by
-their seed (whatever noise is in the global RNG), and the fast loop plays the same games as
-the state API. Engines come from ``games.registry`` and their fixed decks from each game package's
-``golden.py`` (through ``simulator.engine.golden``)."""
+"""What every registered game must pass (OpenSpiel-style), run on every game the registry holds
+when the tests are collected: the built-in games and any named in ``DECKLAB_EXTRA_GAMES``
+(registered when Django starts, before collection). The checks themselves live in
+``simulator.conformance``, which ``manage.py check_game`` runs for a game kept elsewhere:
+random play-outs end, legal choices are never empty before the end, copies are independent,
+games are determined by their seed (whatever noise is in the global RNG), ``play`` and
+``play_games`` measure exactly what the state API measures, and the golden transcripts are
+unchanged."""
 
 from __future__ import annotations
 
-import copy
-import difflib
+import os
 import random
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from games import registry
+from simulator import conformance
 from simulator.engine import golden
-from simulator.engine.engine import Engine, transcript_of
+from simulator.engine.engine import Engine, GameState
 from simulator.engine.metrics import Metrics
-from simulator.engine.rng import game_rng
+from tests.simulator.fake_games._builders import COUNTDOWN, PACKAGES, FakeGames
 
-SLUGS = sorted(registry.engines())
-RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
-
-
-def setup(slug: str) -> tuple[Engine[Any, Any], Any, dict[str, Any]]:
-    engine = registry.engines()[slug]
-    params = engine.params.clean({})
-    deck = golden.golden_deck(registry.get(slug))
-    assert deck is not None, f"{slug} has an engine but no GOLDEN_DECK in its golden.py"
-    return engine, deck, params
+ROOT = Path(settings.BASE_DIR)
+#: the games DeckLab ships with an engine
+BUILTIN_ENGINES = {"unmatched", "recharge", "monster-hunter", "ouka-fushin", "mattsan"}
 
 
-def test_the_two_engines_are_registered() -> None:
-    """Unmatched and Recharge have engines (others may too); each engine is its game's."""
-    assert {"unmatched", "recharge"} <= set(SLUGS)
-    for slug, engine in registry.engines().items():
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """One case per registered game and check that applies to it, read from the registry
+    now (collection), not when the module was imported."""
+    if {"slug", "check"} <= set(metafunc.fixturenames):
+        cases = [
+            pytest.param(game.slug, check, id=f"{game.slug}-{check.key}")
+            for game in registry.all_games()
+            for check in conformance.checks_for(game)
+        ]
+        metafunc.parametrize(("slug", "check"), cases)
+
+
+def test_every_registered_game_passes_the_check(slug: str, check: conformance.Check) -> None:
+    problem = ""
+    try:
+        check.run(registry.get(slug), conformance.RULES_DIR)
+    except conformance.NonConformance as exc:
+        problem = str(exc)
+    if problem:  # failed outside the except block, so the message is shown once
+        pytest.fail(f"{slug} fails {check.title!r}:\n{problem}", pytrace=False)
+
+
+def test_the_five_builtin_games_have_their_engines() -> None:
+    engines = registry.engines()
+    assert set(engines) >= BUILTIN_ENGINES
+    for slug, engine in engines.items():
         assert engine.slug == slug
         assert registry.get(slug).engine is engine
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_every_engine_has_a_fixed_deck_it_can_play(slug: str) -> None:
-    engine, deck, params = setup(slug)
-    assert deck.game == slug
-    assert engine.deck_problems(deck) == []
-    engine.prepare(deck, params)
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_random_play_outs_end_and_never_run_out_of_choices(slug: str) -> None:
-    engine, deck, params = setup(slug)
-    prepared = engine.prepare(deck, params)
-    for seed in range(200):
-        state = engine.new_game(prepared, params, game_rng(0, seed))
-        chooser = random.Random(seed + 1_000_000)
-        for _step in range(10_000):
-            if state.is_over():
-                break
-            actions = state.legal_actions()
-            assert actions, f"{slug}: no legal action before the end (seed {seed})"
-            state.apply(chooser.choice(actions))
+def test_every_engine_is_checked_in_full() -> None:
+    """The engine checks apply to every game with an engine; a game without one gets only
+    the contract's."""
+    for game in registry.all_games():
+        keys = {check.key for check in conformance.checks_for(game)}
+        if game.engine is not None:
+            assert keys == {check.key for check in conformance.CHECKS}, game.slug
         else:
-            pytest.fail(f"{slug}: a random play-out did not end (seed {seed})")
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_a_copy_is_independent_of_its_original(slug: str) -> None:
-    engine, deck, params = setup(slug)
-    prepared = engine.prepare(deck, params)
-    for seed in range(50):
-        state = engine.new_game(prepared, params, game_rng(0, seed))
-        for _ in range(3):
-            if not state.is_over():
-                state.apply(engine.choose(state))
-        before = copy.deepcopy(vars(state))
-        twin = state.copy()
-        while not twin.is_over():
-            twin.apply(engine.choose(twin))
-        assert vars(state) == before, f"{slug}: playing a copy changed the original"
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_a_game_is_determined_by_its_seed_whatever_the_global_rng(slug: str) -> None:
-    engine, deck, params = setup(slug)
-    random.seed(1)
-    first = [transcript_of(engine, deck, params, run_seed=99, index=i) for i in range(20)]
-    random.seed(12345)
-    random.random()
-    again = [transcript_of(engine, deck, params, run_seed=99, index=i) for i in range(20)]
-    assert first == again
-    assert len({tuple(t) for t in first}) > 1, "different games should differ"
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_the_fast_loop_plays_the_same_games_as_the_state_api(slug: str) -> None:
-    engine, deck, params = setup(slug)
-    prepared = engine.prepare(deck, params)
-    fast, slow = Metrics(), Metrics()
-    for index in range(300):
-        engine.play(prepared, params, game_rng(5, index), fast)
-        Engine.play(engine, prepared, params, game_rng(5, index), slow)
-    assert fast.to_json() == slow.to_json()
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_the_batch_path_plays_the_same_games_as_the_state_api(slug: str) -> None:
-    """``play_games`` (a worker's path: deals and measures for a batch at once) adds up to
-    exactly the state API's games, game index by game index, however the batch is cut."""
-    engine, deck, params = setup(slug)
-    prepared = engine.prepare(deck, params)
-    slow = Metrics(games=300)
-    for index in range(300):
-        Engine.play(engine, prepared, params, game_rng(5, index), slow)
-    whole = engine.play_games(prepared, params, 5, 0, 300)
-    cut = engine.play_games(prepared, params, 5, 0, 1)
-    cut.merge(engine.play_games(prepared, params, 5, 1, 173))
-    cut.merge(engine.play_games(prepared, params, 5, 174, 126))
-    assert whole.to_json() == slow.to_json()
-    assert cut.to_json() == slow.to_json()
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_an_engine_declares_what_it_does_not_model_and_cites_real_lines(slug: str) -> None:
-    engine, _deck, _params = setup(slug)
-    assert engine.not_modelled, f"{slug} must list what it does not model"
-    assert engine.cites
-    for cite in engine.cites:
-        match = re.fullmatch(r"([a-z-]+\.md):(\d+)", cite)
-        assert match, cite
-        lines = (RULES / match[1]).read_text(encoding="utf-8").splitlines()
-        assert 1 <= int(match[2]) <= len(lines) and lines[int(match[2]) - 1].strip(), cite
-    for param in engine.params.params:
-        assert param.label and (param.minimum is not None or param.kind in ("bool", "choice"))
-
-
-def golden_diff(path: Path, stored: str, expected: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            stored.splitlines(keepends=True),
-            expected.splitlines(keepends=True),
-            fromfile=f"{path.name} (stored)",
-            tofile=f"{path.name} (as the engine plays now)",
-        )
-    )
-
-
-GOLDEN_CASES = [
-    pytest.param(slug, game, id=f"{slug}-{game.label}")
-    for slug in SLUGS
-    for game in golden.golden_games(registry.get(slug))
-]
-
-
-@pytest.mark.parametrize(("slug", "golden_game"), GOLDEN_CASES)
-def test_the_golden_transcripts_are_unchanged(slug: str, golden_game: golden.GoldenGame) -> None:
-    """Every engine's seeded games, move by move, as stored in games/<pkg>/golden/."""
-    game = registry.get(slug)
-    path = golden.golden_path(game, golden_game)
-    assert path.parent == game.directory / "golden"
-    engine, deck, _params = setup(slug)
-    expected = golden.golden_text(engine, deck, golden_game)
-    assert path.exists(), f"{path} is missing: run manage.py regenerate_golden {slug}"
-    stored = path.read_text(encoding="utf-8")
-    if stored != expected:
-        pytest.fail(
-            f"The {slug} engine no longer plays the golden game {golden_game.label!r}:\n"
-            f"{golden_diff(path, stored, expected)}\n"
-            f"If the change is meant, run: manage.py regenerate_golden {slug}",
-            pytrace=False,
-        )
+            assert keys == {"parts"}, game.slug
 
 
 def test_every_engine_has_golden_games() -> None:
-    assert all(golden.golden_games(registry.get(slug)) for slug in SLUGS)
-    assert all(golden.golden_files(registry.get(slug)) for slug in SLUGS)
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_the_golden_files_are_exactly_the_golden_games(slug: str) -> None:
-    """No stray transcript is left in a game's golden/ folder, and none is missing."""
-    game = registry.get(slug)
-    assert set(game.golden_dir.glob("*.txt")) == set(golden.golden_files(game))
+    for slug in registry.engines():
+        game = registry.get(slug)
+        assert golden.golden_games(game) and golden.golden_files(game), slug
 
 
 def test_a_changed_transcript_is_reported_as_a_readable_diff() -> None:
-    (path, expected), *_ = golden.golden_files(registry.get(SLUGS[0])).items()
+    (path, expected), *_ = golden.golden_files(registry.get("unmatched")).items()
     first = expected.splitlines()[0]
     changed = expected.replace(first, first + " (old)", 1)
-    diff = golden_diff(path, changed, expected)
+    diff = conformance.golden_diff(path, changed, expected)
     assert f"-{first} (old)" in diff and f"+{first}" in diff
+
+
+# --- the checks catch what they are for --------------------------------------------------------
+
+
+class _Skipping(Engine[Any, Any]):
+    """Countdown's engine whose ``play`` skips the game's last draw: not the state API's game."""
+
+    def __init__(self, inner: Engine[Any, Any]) -> None:
+        self.inner = inner
+        self.slug = inner.slug  # type: ignore[misc]
+        self.params = inner.params  # type: ignore[misc]
+
+    def prepare(self, deck: Any, params: dict[str, Any]) -> Any:
+        return self.inner.prepare(deck, params)
+
+    def new_game(self, prepared: Any, params: dict[str, Any], rng: random.Random) -> GameState:
+        return self.inner.new_game(prepared, params, rng)
+
+    def choose(self, state: Any) -> Any:
+        return self.inner.choose(state)
+
+    def record(self, state: Any, metrics: Metrics) -> None:
+        self.inner.record(state, metrics)
+
+    def play(
+        self,
+        prepared: Any,
+        params: dict[str, Any],
+        rng: random.Random,
+        metrics: Metrics,
+        transcript: list[str] | None = None,
+    ) -> None:
+        state = self.new_game(prepared, params, rng)
+        while not state.is_over() and state.turn < 3:
+            line = state.apply(self.choose(state))
+            if transcript is not None:
+                transcript.append(line)
+        self.record(state, metrics)
+
+
+def test_a_fast_loop_that_plays_other_games_fails_the_play_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with FakeGames(PACKAGES[:1]):
+        game = registry.get(COUNTDOWN)
+        assert game.engine is not None
+        monkeypatch.setattr(game.module("engine"), "ENGINE", _Skipping(game.engine))
+        with pytest.raises(conformance.NonConformance, match="game 0 of `play`"):
+            conformance.check_play_equals_state_api(game, conformance.RULES_DIR)
+        with pytest.raises(conformance.NonConformance, match="play_games"):
+            conformance.check_play_games_equals_state_api(game, conformance.RULES_DIR)
+
+
+def test_an_engine_reading_the_global_rng_fails_the_seed_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with FakeGames(PACKAGES[:1]):
+        game = registry.get(COUNTDOWN)
+        engine = game.engine
+        assert engine is not None
+        original = type(engine).new_game
+
+        def noisy(self: Any, prepared: Any, params: dict[str, Any], rng: random.Random) -> Any:
+            return original(self, prepared, params, random.Random(random.random()))
+
+        monkeypatch.setattr(type(engine), "new_game", noisy)
+        with pytest.raises(conformance.NonConformance, match="played twice differs"):
+            conformance.check_determined_by_seed(game, conformance.RULES_DIR)
+
+
+def test_a_cite_of_a_blank_or_missing_line_is_refused() -> None:
+    game = registry.get("unmatched")
+    assert conformance._cite_problems("unmatched.md:1", game, conformance.RULES_DIR) == []
+    assert conformance._cite_problems("unmatched.md:99999", game, conformance.RULES_DIR)
+    assert conformance._cite_problems("nowhere.md:1", game, conformance.RULES_DIR)
+    assert conformance._cite_problems("unmatched.md", game, conformance.RULES_DIR)
+
+
+def test_a_game_named_in_decklab_extra_games_is_collected_for_every_check() -> None:
+    """An outside game (here the run tests' Countdown) is checked too: its cases appear."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            __file__,
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "DECKLAB_EXTRA_GAMES": PACKAGES[0]},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    collected = set(result.stdout.split())
+    for check in conformance.CHECKS:
+        name = f"test_every_registered_game_passes_the_check[{COUNTDOWN}-{check.key}]"
+        assert f"{Path(__file__).relative_to(ROOT)}::{name}" in collected, name
 
 
 def test_engines_import_nothing_from_django() -> None:
@@ -200,7 +194,7 @@ def test_engines_import_nothing_from_django() -> None:
         "import sys; from games.registry import engines, all_games; engines(); "
         "from simulator.engine.golden import golden_deck; "
         "[(g.setup, golden_deck(g)) for g in all_games()]; "
-        "import simulator.engine.odds, simulator.testhands.dealing; "
+        "import simulator.engine.odds, simulator.testhands.dealing, simulator.conformance; "
         "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -42,7 +42,7 @@ def api_for(user: Any) -> APIClient:
 def body(of: Deck, **overrides: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "deck": of.public_id,
-        "engine": "mattsan",
+        "engine": "countdown",
         "params": {"opponent_hp": 10},
         "games": 1_000,
         "seed": 5,
@@ -64,7 +64,7 @@ def test_starting_a_run_answers_201_with_the_run(owner: Any) -> None:
     assert (data["deck"], data["revision"], data["engine"], data["engine_version"]) == (
         deck.public_id,
         1,
-        "mattsan",
+        "countdown",
         3,
     )
     assert data["params"] == {"opponent_hp": 10, "explode": False, "style": "calm"}
@@ -203,7 +203,7 @@ def test_the_engines_list_their_parameters_and_what_they_do_not_model() -> None:
 
     assert response.status_code == 200
     engines = {engine["slug"]: engine for engine in response.json()}
-    countdown = engines["mattsan"]
+    countdown = engines["countdown"]
     assert countdown["version"] == 3
     assert countdown["params"][0] == {
         "name": "opponent_hp",

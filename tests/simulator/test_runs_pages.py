@@ -13,11 +13,16 @@ from django.urls import reverse
 from decks.models import Deck
 from decks.services import deck_create
 from games import registry
-from games.registry import PartOverride
 from simulator.models import RunStatus, SimulationRun
 from simulator.services import MAX_ACTIVE_RUNS, run_chunk_execute, run_create
 from tests.catalog.factories import GameFactory
-from tests.simulator.fake_games._builders import WITH_FAKE_GAMES, countdown_deck, unmatched_deck
+from tests.simulator.fake_games._builders import (
+    COUNTDOWN,
+    ENGINELESS,
+    WITH_FAKE_GAMES,
+    countdown_deck,
+    unmatched_deck,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.simulator.fake_games._urls")]
 HTMX = {"HX-Request": "true"}
@@ -37,7 +42,7 @@ def new_run(owner: Any, deck: Deck | None = None, games: int = 1_000) -> Simulat
     return run_create(
         owner=owner,
         deck=deck or countdown_deck(owner),
-        engine_slug="mattsan",
+        engine_slug=COUNTDOWN,
         params={"opponent_hp": 10},
         games=games,
         seed=11,
@@ -126,13 +131,12 @@ def test_the_limit_of_runs_going_at_once_is_explained(owner: Any, owner_client: 
 
 
 def test_a_game_without_an_engine_says_so(owner: Any, owner_client: Client) -> None:
-    # whichever games have engines by now, monster-hunter has none while this runs
-    with PartOverride("monster-hunter", "engine", "tests.simulator.fake_games.no_engine"):
-        assert registry.get("monster-hunter").engine is None
-        assert "monster-hunter" not in registry.engines()
-        deck = deck_create(owner=owner, game=GameFactory(slug="monster-hunter"), name="MH")
-        page = owner_client.get(simulate_url(deck))
-        assert page.status_code == 200 and 'id="no-engine"' in page.content.decode()
+    # a game registered without an engine (fake_games/engineless), whichever games have one
+    assert registry.get(ENGINELESS).engine is None
+    assert ENGINELESS not in registry.engines()
+    deck = deck_create(owner=owner, game=GameFactory(slug=ENGINELESS), name="No engine")
+    page = owner_client.get(simulate_url(deck))
+    assert page.status_code == 200 and 'id="no-engine"' in page.content.decode()
 
 
 # --- the run page -----------------------------------------------------------------------------
@@ -177,7 +181,7 @@ def test_a_failed_run_says_why(owner: Any, owner_client: Client) -> None:
     run = run_create(
         owner=owner,
         deck=countdown_deck(owner),
-        engine_slug="mattsan",
+        engine_slug=COUNTDOWN,
         params={"explode": True},
         games=100,
     )

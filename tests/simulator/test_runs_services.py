@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from decks.services import deck_update
+from decks.models import Deck
+from decks.services import deck_create, deck_update
+from decks.specs import EntrySpec
 from simulator.decks import sim_deck_for
 from simulator.engine.engine import run_games
 from simulator.models import ChunkStatus, RunChunk, RunStatus, SimulationRun
@@ -31,6 +33,7 @@ from simulator.services import (
     run_replay,
     run_results,
 )
+from tests.catalog.factories import CardFactory, CardSetFactory, GameFactory, PrintingFactory
 from tests.simulator.fake_games import countdown
 from tests.simulator.fake_games._builders import WITH_FAKE_GAMES, countdown_deck, unmatched_deck
 
@@ -44,7 +47,7 @@ def fake_games() -> Iterator[None]:
 
 
 def start(owner: Any, deck: Any = None, **kwargs: Any) -> SimulationRun:
-    values: dict[str, Any] = {"engine_slug": "mattsan", "params": {}, "games": 1_000, "seed": 7}
+    values: dict[str, Any] = {"engine_slug": "countdown", "params": {}, "games": 1_000, "seed": 7}
     values.update(kwargs)
     return run_create(owner=owner, deck=deck or countdown_deck(owner), **values)
 
@@ -68,16 +71,75 @@ def reference(run: SimulationRun) -> dict[str, Any]:
 # --- creating ---------------------------------------------------------------------------------
 
 
+def frozen_deck(owner: Any) -> Deck:
+    """Three units written out here, so the frozen deck below can be written out too: made
+    out of name order, one pinned to a printing, one printed twice but left unpinned."""
+    game = GameFactory(slug="countdown")
+    first, second = (CardSetFactory(game=game, code=code) for code in ("CDA", "CDB"))
+    bear = CardFactory(
+        game=game, code="CD-1", name_en="Cinder Bear", attributes={"hp": 3, "soul": 2}
+    )
+    fox = CardFactory(game=game, code="CD-2", name_en="Ash Fox", attributes={"hp": 1, "soul": 1})
+    wolf = CardFactory(game=game, code="CD-3", name_en="Dune Wolf", attributes={"hp": 2, "soul": 0})
+    pinned = PrintingFactory(card=bear, card_set=first, collector_number="012")
+    PrintingFactory(card=fox, card_set=first, collector_number="030")
+    PrintingFactory(card=fox, card_set=second, collector_number="101")
+    entries = [
+        EntrySpec(bear, "main", 2, pinned),
+        EntrySpec(fox, "main", 2, None),
+        EntrySpec(wolf, "main", 1, None),
+    ]
+    return deck_create(owner=owner, game=game, name="Frozen", entries=entries)
+
+
+#: ``frozen_deck`` as a run keeps it: in English name order, each card with its attributes
+#: and every printing of it (set, number, variant, the printing's own attributes)
+FROZEN_DECK_DATA = {
+    "format": 2,
+    "game": "countdown",
+    "draw_zone": "main",
+    "cards": [
+        {
+            "code": "CD-2",
+            "name": "Ash Fox",
+            "card_type": "unit",
+            "attributes": {"hp": 1, "soul": 1},
+            "variant": "",
+            "printings": [["CDA", "030", "", {}], ["CDB", "101", "", {}]],
+        },
+        {
+            "code": "CD-1",
+            "name": "Cinder Bear",
+            "card_type": "unit",
+            "attributes": {"hp": 3, "soul": 2},
+            "variant": "",
+            "printings": [["CDA", "012", "", {}]],
+        },
+        {
+            "code": "CD-3",
+            "name": "Dune Wolf",
+            "card_type": "unit",
+            "attributes": {"hp": 2, "soul": 0},
+            "variant": "",
+            "printings": [],
+        },
+    ],
+    "zones": [["main", [[0, 2], [1, 2], [2, 1]]]],
+    "extras": {},
+}
+
+
 def test_a_run_freezes_the_decks_latest_revision_and_splits_its_games(owner: Any) -> None:
-    deck = countdown_deck(owner)
+    deck = frozen_deck(owner)
     deck_update(deck=deck, user=owner, expected_version=deck.version, name="Renamed")
 
     run = start(owner, deck, games=10_500, chunk_size=2_500)
 
     assert run.status == RunStatus.QUEUED
     assert run.revision is not None and run.revision.number == 2 == run.revision_number
-    assert run.deck_data == sim_deck_to_json(sim_deck_for(deck))
-    assert (run.engine, run.engine_version, run.seed) == ("mattsan", 3, 7)
+    assert run.deck_data == FROZEN_DECK_DATA
+    assert run.deck_name == "Renamed"
+    assert (run.engine, run.engine_version, run.seed) == ("countdown", 3, 7)
     assert run.params == {"opponent_hp": 20, "explode": False, "style": "calm"}
     chunks = list(run.chunks.order_by("index").values_list("index", "start", "count"))
     assert chunks == [
@@ -182,6 +244,12 @@ def test_the_last_chunk_finalises_the_run_exactly_once(owner: Any) -> None:
         100,
     )
     assert run.results == reference(run)
+    # known without playing: the Countdown deck's ten cards deal 1, 2, 3, 1, 2, 3, 1, 2, 3, 1,
+    # so every game draws all ten and deals 19, one short of the opponent's 20 HP
+    metrics = run.results["metrics"]
+    assert (metrics["games"], metrics["counts"]["fell"]) == (1_000, 0)
+    assert metrics["sums"]["cards_drawn"] == 10 * 1_000
+    assert metrics["sums"]["damage_by_turn_10"] == 19 * 1_000
     assert run.started_at is not None and run.finished_at is not None
     finished, results = run.finished_at, run.results
 

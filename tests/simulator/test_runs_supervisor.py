@@ -8,7 +8,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from contextlib import contextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from django.utils import timezone
 
 from simulator import supervisor
 from simulator.cost import MAX_CHUNKS, Estimate, chunk_size_for
+from simulator.engine.engine import BATCH
 from simulator.models import (
     MIN_CHUNK_SIZE,
     ChunkStatus,
@@ -73,7 +75,7 @@ def new_run(owner: Any, games: int = 1_000) -> SimulationRun:
     return run_create(
         owner=owner,
         deck=countdown_deck(owner),
-        engine_slug="mattsan",
+        engine_slug="countdown",
         params={},
         games=games,
         seed=3,
@@ -215,13 +217,26 @@ def test_a_run_the_broker_refused_says_so_plainly_and_never_shows_its_address(
     assert "broker.internal" not in api.content.decode()
 
 
+#: how long a test waits for the heartbeat thread to do what it must (a bound on a hang, not a
+#: speed to meet: the waits end as soon as it has)
+HEARTBEAT_PATIENCE = 30.0
+
+
+def wait_until(condition: Callable[[], bool]) -> bool:
+    deadline = time.monotonic() + HEARTBEAT_PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_cancel_stops_a_worker_in_the_middle_of_its_chunk(
     owner: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(supervisor, "_send", lambda messages: None)
-    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.2)
-    # 100,000 Unmatched games: several seconds of play if nothing stops it
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.05)
     run = run_create(
         owner=owner,
         deck=unmatched_deck(owner),
@@ -231,6 +246,23 @@ def test_a_cancel_stops_a_worker_in_the_middle_of_its_chunk(
         seed=5,
         chunk_size=100_000,
     )
+    # The engine reports its progress every thousand games (the lease's check). The first
+    # report waits for the cancel and for the heartbeat's next turn, so the order is fixed
+    # whatever the machine's speed: a thousand games in, cancelled, noticed, stopped.
+    checks: list[int] = []
+    noticed: list[bool] = []
+    mid_chunk, cancelled = threading.Event(), threading.Event()
+    original_check = supervisor._Heartbeat.check
+
+    def check(beat: Any, played: int) -> None:
+        checks.append(played)
+        if len(checks) == 1:
+            mid_chunk.set()
+            cancelled.wait(HEARTBEAT_PATIENCE)
+            noticed.append(wait_until(lambda: beat.lost))
+        original_check(beat, played)
+
+    monkeypatch.setattr(supervisor._Heartbeat, "check", check)
     outcome: list[bool] = []
 
     def play() -> None:
@@ -241,16 +273,21 @@ def test_a_cancel_stops_a_worker_in_the_middle_of_its_chunk(
 
     worker = threading.Thread(target=play)
     worker.start()
-    deadline = time.monotonic() + 10
-    while chunk(run, 0).status != ChunkStatus.RUNNING and time.monotonic() < deadline:
-        time.sleep(0.02)
+    assert mid_chunk.wait(HEARTBEAT_PATIENCE), "the worker never reported progress"
+    assert chunk(run, 0).status == ChunkStatus.RUNNING
     assert run_cancel(run=run)
-    cancelled_at = time.monotonic()
-    worker.join(timeout=10)
+    cancelled.set()
+    worker.join()
 
+    # the heartbeat saw the cancel, and the very next check stopped the chunk: one thousand
+    # of its 100,000 games played, nothing stored, the chunk skipped rather than running
+    assert noticed == [True]
+    assert checks == [BATCH]
     assert outcome == [False]
-    assert time.monotonic() - cancelled_at < 1.5
-    assert chunk(run, 0).status == ChunkStatus.SKIPPED
+    stopped = chunk(run, 0)
+    assert (stopped.status, stopped.metrics) == (ChunkStatus.SKIPPED, None)
+    run.refresh_from_db()
+    assert (run.status, run.chunks_done, run.results) == (RunStatus.CANCELLED, 0, None)
 
 
 def test_a_run_is_bounded_by_its_estimated_worker_time_measured_on_earlier_runs(
@@ -262,7 +299,7 @@ def test_a_run_is_bounded_by_its_estimated_worker_time_measured_on_earlier_runs(
         status=RunStatus.SUCCEEDED, worker_seconds=10.0, finished_at=timezone.now()
     )
     deck = countdown_deck(owner)
-    values = {"deck": deck, "engine_slug": "mattsan", "params": {}, "seed": 1}
+    values = {"deck": deck, "engine_slug": "countdown", "params": {}, "seed": 1}
 
     with pytest.raises(RunError) as refused:
         run_create(owner=owner, games=600_001, **values)
@@ -303,7 +340,7 @@ def test_chunks_are_sized_by_the_engines_measured_speed_and_spread_over_the_work
     SimulationRun.objects.filter(pk=earlier.pk).update(
         status=RunStatus.SUCCEEDED, worker_seconds=seconds_for_10_000, finished_at=timezone.now()
     )
-    values = {"deck": countdown_deck(owner), "engine_slug": "mattsan", "params": {}, "seed": 1}
+    values = {"deck": countdown_deck(owner), "engine_slug": "countdown", "params": {}, "seed": 1}
     run = run_create(owner=owner, games=games, **values)
     assert run.chunk_size == chunk_size
     assert run.chunks_total == -(-games // chunk_size)
@@ -361,46 +398,86 @@ def test_the_form_says_what_a_run_costs_before_it_starts(owner: Any, owner_clien
     assert "at most 10 minutes of worker time (about 1,500,000 games)" in text
 
 
+@contextmanager
+def reads_that_never_block_a_writer() -> Iterator[None]:
+    """SQLite's shared-cache test database refuses a write to a table that another connection
+    is reading, and the heartbeat stops at its first refused write: there, this connection's
+    reads take no such lock while the block runs (PostgreSQL's readers never block a writer)."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA read_uncommitted = 1")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 0")
+
+
+class Clock:
+    """The supervisor's ``timezone.now()``, moved only when the test says: every lease is
+    then an exact timestamp the test knows."""
+
+    def __init__(self) -> None:
+        self.current = timezone.now()
+
+    def now(self) -> datetime:
+        return self.current
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_keeps_its_lease_while_it_plays_a_long_chunk(
     owner: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(supervisor, "_send", lambda messages: None)
-    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.05)
-    # a lease far shorter than the chunk: only renewals keep it alive
-    monkeypatch.setattr(supervisor, "RUN_LEASE", timedelta(seconds=0.3))
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 0.02)
+    clock = Clock()
+    monkeypatch.setattr(supervisor, "timezone", clock)
     run = run_create(
         owner=owner,
         deck=unmatched_deck(owner),
         engine_slug="unmatched",
-        params={"opponent_hp": 40, "max_turns": 60},  # the longest games: about a second
-        games=100_000,
+        params={},
+        games=10_000,
         seed=5,
-        chunk_size=100_000,
+        chunk_size=10_000,
     )
-    seen: list[Any] = []
-    done = threading.Event()
+    step = supervisor.RUN_LEASE - timedelta(seconds=5)
+    steps = 4  # 40 s on the clock: more than two whole leases, so only renewals keep it
+    leases: list[Any] = []
+    renewed: list[bool] = []
+    put_back: list[int] = []
+    original_check = supervisor._Heartbeat.check
 
-    def watch() -> None:
-        try:
-            while not done.wait(0.05):
-                seen.append(chunk(run, 0).lease_until)
-        finally:
-            connection.close()
+    def lease() -> Any:
+        return RunChunk.objects.filter(run=run, index=0).values_list("lease_until", flat=True)[0]
 
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    began = time.monotonic()
-    try:
+    def check(beat: Any, played: int) -> None:
+        # at each of the first reports: the clock moves on, the heartbeat must renew the lease
+        # from the new time, and a sweep at that time must leave the chunk to its worker
+        if len(renewed) < steps and all(renewed):
+            clock.current += step
+            renewed.append(wait_until(lambda: lease() == clock.current + supervisor.RUN_LEASE))
+            leases.append(lease())
+            put_back.append(runs_supervise(run_ids=[run.pk]))
+        original_check(beat, played)
+
+    monkeypatch.setattr(supervisor._Heartbeat, "check", check)
+    claimed_at = clock.current
+
+    with reads_that_never_block_a_writer():
         assert run_chunk_execute(run_id=run.pk, index=0, worker="w") is True
-    finally:
-        done.set()
-        watcher.join()
 
-    assert time.monotonic() - began > 0.3  # longer than the lease: it was renewed
-    assert len({lease for lease in seen if lease is not None}) >= 3
+    assert renewed == [True] * steps
+    assert leases == [claimed_at + step * n + supervisor.RUN_LEASE for n in range(1, steps + 1)]
+    assert leases[-1] > claimed_at + 2 * supervisor.RUN_LEASE  # the first lease is long gone
+    assert put_back == [0] * steps
     assert not [r for r in caplog.records if "could not renew" in r.getMessage()]
-    assert chunk(run, 0).status == ChunkStatus.DONE
+    done = chunk(run, 0)
+    assert (done.status, done.attempts, done.lease_until) == (ChunkStatus.DONE, 1, None)
+    run.refresh_from_db()
+    assert (run.status, run.recoveries) == (RunStatus.SUCCEEDED, 0)
 
 
 @pytest.fixture
@@ -423,7 +500,7 @@ def test_in_the_inline_mode_a_run_plays_to_the_end_one_chunk_after_another(
         lambda: run_create(
             owner=owner,
             deck=countdown_deck(owner),
-            engine_slug="mattsan",
+            engine_slug="countdown",
             params={},
             games=30_000,
             seed=3,

@@ -1,8 +1,9 @@
 """A worker killed in the middle of a run loses nothing: a real ``celery worker`` process
-plays an Unmatched run, is killed (SIGKILL, its whole process group) once some chunks are in,
-and a second worker finishes the run: the broker hands the killed worker's unacknowledged
-chunk out again (after the visibility timeout) or the supervisor queues it again once its lease
-lapses, whichever comes first. The results equal an undisturbed run's.
+plays an Unmatched run and is killed (SIGKILL, its whole process group) while it plays a
+chunk. That chunk keeps its worker's lease, so neither the broker's redelivery (after the
+visibility timeout) nor anyone else may play it until the lease lapses; then the sweep that
+reading the run does puts it back, and a second worker plays it: attempt two, one recovery.
+The results equal an undisturbed run's.
 
 Needs PostgreSQL (the workers share the test database) and Redis (visibility timeouts)."""
 
@@ -65,20 +66,36 @@ def test_a_run_survives_a_worker_killed_mid_run_with_exactly_the_same_results(
         chunk_size=CHUNK,
     )
     chunks = RunChunk.objects.filter(run=run)
+    seen_running: set[int] | None = None
 
-    def chunk_in_flight() -> RunChunk | None:
-        """A chunk the first worker is playing, once a few chunks are in."""
-        if chunks.filter(status=ChunkStatus.DONE).count() < 3:
+    def chunk_just_claimed() -> RunChunk | None:
+        """Once three chunks are in: a chunk that was not running at the previous look (20 ms
+        ago) and is now, so the worker is near the start of its 0.15-0.4 s when it is killed."""
+        nonlocal seen_running
+        running = {c.pk: c for c in chunks.filter(status=ChunkStatus.RUNNING)}
+        before, seen_running = seen_running, set(running)
+        if before is None or chunks.filter(status=ChunkStatus.DONE).count() < 3:
             return None
-        return chunks.filter(status=ChunkStatus.RUNNING).first()
+        fresh = [c for pk, c in running.items() if pk not in before]
+        return fresh[0] if fresh else None
 
-    in_flight = wait_for("three chunks and a fourth under way", chunk_in_flight, 90, [first.log])
+    claimed = wait_for(
+        "three chunks and a fourth just claimed", chunk_just_claimed, 90, [first.log]
+    )
     first.kill()
+    # A killed backend's last statements finish on the server before the lost chunks are read.
+    time.sleep(1)
+    lost = chunks.get(pk=claimed.pk)
+    assert (lost.status, lost.attempts) == (ChunkStatus.RUNNING, 1), "killed mid-chunk"
+    assert lost.worker.startswith("killme@")
+    assert lost.lease_until is not None
+    # one pool process: the chunk just claimed is the only one the kill lost
+    assert list(chunks.filter(status=ChunkStatus.RUNNING)) == [lost]
     done_at_kill = chunks.filter(status=ChunkStatus.DONE).count()
-    assert done_at_kill < run.chunks_total
 
-    # The killed worker's unacknowledged chunk is handed out again once the visibility timeout
-    # has passed; a worker starting after that restores it as it connects.
+    # The killed worker's unacknowledged message comes back after the visibility timeout; a
+    # worker starting after that restores it as it connects, and must not play the chunk
+    # while its lease holds.
     time.sleep(VISIBILITY_TIMEOUT + 1)
     second = celery_processes("second", *worker_arguments("second"), env=ENV)
 
@@ -98,14 +115,19 @@ def test_a_run_survives_a_worker_killed_mid_run_with_exactly_the_same_results(
 
     stored_by = {name.split("@")[0] for name in chunks.values_list("worker", flat=True)}
     assert stored_by == {"killme", "second"}
-    replayed = chunks.get(pk=in_flight.pk)
-    # Either the kill caught it mid-game and the second worker played it again, or it was
-    # stored in the instant before the kill (its redelivery then found it done).
-    assert replayed.attempts == 2 or replayed.worker.startswith("killme@"), (
-        replayed.attempts,
-        replayed.worker,
-    )
+    # recovered through its lease, exactly once: put back by the sweep after the lease lapsed
+    # (not before: a redelivered message found it leased), and played again by the second
+    # worker, its second attempt
+    replayed = chunks.get(pk=lost.pk)
+    assert replayed.status == ChunkStatus.DONE
+    assert replayed.attempts == 2, replayed.attempts
+    assert replayed.worker.startswith("second@"), replayed.worker
+    assert replayed.finished_at is not None and replayed.finished_at > lost.lease_until
+    assert run.recoveries == 1 and run.recovered_at is not None
+    assert run.recovered_at >= lost.lease_until
+    # every other chunk was played once
+    assert set(chunks.exclude(pk=lost.pk).values_list("attempts", flat=True)) == {1}
     print(
         f"\nkilled after {done_at_kill}/{run.chunks_total} chunks; chunk {replayed.index} "
-        f"attempts={replayed.attempts}, stored by {replayed.worker}"
+        f"recovered at {run.recovered_at:%H:%M:%S.%f} (lease until {lost.lease_until:%H:%M:%S.%f})"
     )

@@ -218,9 +218,11 @@ def test_an_empty_unmatched_deck_says_so_with_its_fatigue(client: Client, owner:
     page = client.get(hand_url(deck, "?seed=3&turn=27")).content.decode()
     assert "data-empty-deck" in page
     assert "2 damage for each card" in page
-    assert "Fatigue so far: 4 damage." in page
+    # the fatigue is Unmatched's own panel, drawn by its template
+    assert 'data-fatigue="4"' in page
+    assert "Fatigue so far: 4 damage (2 cards not drawn)." in page
     full = client.get(hand_url(deck, "?seed=3&turn=24")).content.decode()
-    assert "data-empty-deck" not in full
+    assert "data-empty-deck" not in full and "data-fatigue" not in full
 
 
 def test_an_empty_deck_ends_the_hand_where_the_rules_end_the_game(
@@ -384,7 +386,7 @@ def test_an_unmatched_hand_shows_its_best_attack(client: Client, owner: Any) -> 
         "Momentous Shift",
         "The Other Side of the Mushroom",
     ]
-    assert data["panels"] == {"best_attack": BEST_ATTACK}
+    assert data["panels"] == {"best_attack": BEST_ATTACK, "fatigue": None}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -438,8 +440,46 @@ def test_the_api_takes_the_games_open_numbers(client: Client, owner: Any) -> Non
 
 def test_the_api_reports_an_empty_deck(client: Client, owner: Any) -> None:
     data = client.get(api_url(deck_of("unmatched", owner), "?seed=1&turns=30")).json()
-    assert data["remaining"] == 0 and data["missing"] == 5 and data["fatigue"] == 10
+    assert data["remaining"] == 0 and data["missing"] == 5
+    assert data["panels"]["fatigue"] == {"missing": 5, "damage": 10}
+    assert data["fatigue"] == 10  # deprecated, repeats the panel's damage for one version
     assert data["ran_out_at"] == 26 and "2 damage" in data["empty_note"]
+
+
+def test_the_fatigue_panel_shows_nothing_until_the_deck_runs_out(
+    client: Client, owner: Any
+) -> None:
+    data = client.get(api_url(deck_of("unmatched", owner), "?seed=1&turns=3")).json()
+    assert data["panels"]["fatigue"] is None and data["fatigue"] == 0
+    other = client.get(api_url(deck_of("ouka-fushin", owner), "?seed=3&turns=30")).json()
+    assert other["missing"] > 0 and "fatigue" not in other["panels"] and other["fatigue"] == 0
+
+
+def test_a_panel_computes_from_the_hand_or_from_the_hand_and_the_deal_never_both() -> None:
+    from simulator.testhands.panels import DealFacts, Panel
+
+    def both(deck: SimDeck, hand: Any, deal: DealFacts) -> dict[str, int]:
+        return {"cards": len(hand), "missing": deal.missing}
+
+    dealt = Panel("both", "x.html", compute_dealt=both)
+    assert dealt.data(SimDeck("g", (), {}, "main"), [1, 2], DealFacts(missing=3)) == {
+        "cards": 2,
+        "missing": 3,
+    }
+    with pytest.raises(TypeError):
+        Panel("neither", "x.html")
+    with pytest.raises(TypeError):
+        Panel("twice", "x.html", lambda deck, hand: None, both)
+
+
+def test_the_top_level_fatigue_is_deprecated_in_the_schema_and_points_to_the_panel() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    fatigue = schema["components"]["schemas"]["TestHandOutput"]["properties"]["fatigue"]
+    assert fatigue["deprecated"] is True
+    assert "panels.fatigue.damage" in fatigue["description"]
+    assert "Unmatched" not in fatigue["description"]
 
 
 @pytest.mark.parametrize(

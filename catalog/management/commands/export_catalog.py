@@ -20,7 +20,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("game", help="the game's slug, e.g. unmatched")
+        parser.add_argument(
+            "game", help="the game's slug (manage.py shows them: see the catalog home)"
+        )
         parser.add_argument("--output", type=Path, help="write here instead of stdout")
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -14,8 +14,8 @@ from catalog.importers.service import bundles_from_path, import_bundles
 
 class Command(BaseCommand):
     help = (
-        "Import catalog files (DeckLab JSON, unmatched.cards deck JSON or a folder of them, CSV "
-        "card lists). All-or-nothing: any bad line leaves the database untouched."
+        "Import catalog files (DeckLab JSON, CSV card lists, the games' own catalog formats, or a "
+        "folder of them). All-or-nothing: any bad line leaves the database untouched."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:

@@ -1,25 +1,56 @@
-"""Decks and the engine override the run tests share."""
+"""The fake games the run tests register, and the decks they share."""
 
 from __future__ import annotations
 
+from contextlib import ContextDecorator
 from typing import Any
 
 from catalog.models import Card, Printing
 from decks.models import Deck
 from decks.services import deck_create
 from decks.specs import EntrySpec
-from games.registry import PartOverride
+from games import registry
 from tests.catalog.factories import CardFactory, GameFactory, PrintingFactory
 
-#: Mattsan decks played by the Countdown engine instead of the game's own
-WITH_FAKE_GAMES = PartOverride("mattsan", "engine", "tests.simulator.fake_games.countdown")
+#: the fake games' packages and slugs (tests/simulator/fake_games/<package>/)
+PACKAGES = ("tests.simulator.fake_games.countdown", "tests.simulator.fake_games.engineless")
+COUNTDOWN = "countdown"
+ENGINELESS = "engineless"
+
+
+class FakeGames(ContextDecorator):
+    """Registers the fake games while a test runs (a ``with`` block or a decorator) and
+    unregisters them after; a game already registered (``DECKLAB_EXTRA_GAMES``) stays."""
+
+    def __init__(self, packages: tuple[str, ...] = PACKAGES) -> None:
+        self.packages = packages
+        self._added: list[list[str]] = []
+
+    def __enter__(self) -> FakeGames:
+        added = []
+        for package in self.packages:
+            before = set(registry.slugs())
+            game = registry.register(package)
+            if game.slug not in before:
+                added.append(game.slug)
+        self._added.append(added)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for slug in self._added.pop():
+            registry.unregister(slug)
+
+
+#: the Countdown and Engineless games, registered like any game from outside
+WITH_FAKE_GAMES = FakeGames()
 
 
 def countdown_deck(
     owner: Any, *, cards: int = 10, hp: int = 3, visibility: str = Deck.Visibility.PRIVATE
 ) -> Deck:
-    """A Mattsan deck for the Countdown test engine: ``cards`` units dealing 1..hp each."""
-    game = GameFactory(slug="mattsan")
+    """A Countdown deck (the game must be registered: ``WITH_FAKE_GAMES``): ``cards`` units
+    dealing 1..hp each."""
+    game = GameFactory(slug=COUNTDOWN)
     entries = []
     for n in range(cards):
         card = CardFactory(game=game, card_type="unit", attributes={"hp": 1 + n % hp, "soul": 1})

@@ -1,10 +1,4 @@
-"""Countdown: the smallest goldfish that exercises what runs need.
-
-Each turn draws one card of the shuffled main deck and deals its ``hp`` as damage; the
-opponent falls when the damage reaches ``opponent_hp``. It plays the "mattsan" deck zones
-(the real game has no engine, so nothing clashes), records a rate, means by turn and a
-distribution, and can be told to fail (``explode``) so failure handling can be tested.
-"""
+"""Countdown's engine (the rules are in the package's docstring)."""
 
 from __future__ import annotations
 
@@ -17,10 +11,10 @@ from simulator.engine.engine import Engine, GameState
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
-from simulator.engine.schedule import DrawSchedule
+from tests.simulator.fake_games.countdown import GAME
+from tests.simulator.fake_games.countdown.schedule import SCHEDULE
 
-GAME_SLUG = "mattsan"  # the game whose decks it plays
-SCHEDULE = DrawSchedule(opening=0, per_turn=1)
+GAME_SLUG = GAME.slug
 MAX_TURNS = 12
 MIN_CARDS = 5
 

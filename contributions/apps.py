@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ContributionsConfig(AppConfig):
+    """Players propose catalog rows, editors review them, every applied change is recorded."""
+
+    name = "contributions"
+    verbose_name = _("Contributions")
+    default_auto_field = "django.db.models.BigAutoField"

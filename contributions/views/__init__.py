@@ -1,0 +1,2 @@
+"""The contributions pages: what players propose (``propose``) and what editors review
+(``review``)."""
