@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import transaction
@@ -238,50 +239,52 @@ class _Merge:
     # --- decks, wishes, products: rows that add up, bounded -----------------------------------
 
     def _entries(self) -> None:
-        twins = {
-            (e.deck_id, e.zone, e.printing_id): e
-            for e in DeckEntry.objects.filter(card=self.keep, deck_id__in=self.decks)
-        }
-        gone, grown, moved = [], [], []
-        for entry in DeckEntry.objects.filter(card=self.dup).order_by("pk"):
-            self.touched.note(entry)
-            printing_id = self._landing(entry.printing_id)
-            twin = twins.get((entry.deck_id, entry.zone, printing_id))
-            if twin is None:
-                entry.card_id, entry.printing_id = self.keep.pk, printing_id
-                moved.append(entry)
-                continue
-            self.touched.note(twin)
-            twin.quantity = min(MAX_QUANTITY, twin.quantity + entry.quantity)
-            grown.append(twin)
-            self.touched.gone(entry)
-            gone.append(entry.pk)
-        DeckEntry.objects.filter(pk__in=gone).delete()
-        DeckEntry.objects.bulk_update(grown, ["quantity"])
-        DeckEntry.objects.bulk_update(moved, ["card", "printing"])
+        self._fold(
+            DeckEntry,
+            DeckEntry.objects.filter(card=self.dup).order_by("pk"),
+            DeckEntry.objects.filter(card=self.keep, deck_id__in=self.decks),
+            lambda entry, printing_id: (entry.deck_id, entry.zone, printing_id),
+            MAX_QUANTITY,
+        )
 
     def _wishes(self) -> None:
-        twins = {
-            (w.owner_id, w.printing_id): w
-            for w in WishlistItem.objects.select_for_update().filter(card=self.keep)
-        }
+        self._fold(
+            WishlistItem,
+            WishlistItem.objects.select_for_update().filter(card=self.dup).order_by("pk"),
+            WishlistItem.objects.select_for_update().filter(card=self.keep),
+            lambda wish, printing_id: (wish.owner_id, printing_id),
+            MAX_WISH_QUANTITY,
+        )
+
+    def _fold(
+        self,
+        model: type[Any],
+        rows: Iterable[Any],
+        kept: Iterable[Any],
+        place: Callable[[Any, int | None], tuple[Any, ...]],
+        bound: int,
+    ) -> None:
+        """Move the duplicate's ``rows`` (deck entries, wishes) to the kept card: a row landing
+        where the kept card already has one (same ``place``) adds its quantity to it, within
+        ``bound``, and goes; the others change card and printing."""
+        twins = {place(twin, twin.printing_id): twin for twin in kept}
         gone, grown, moved = [], [], []
-        for wish in WishlistItem.objects.select_for_update().filter(card=self.dup).order_by("pk"):
-            self.touched.note(wish)
-            printing_id = self._landing(wish.printing_id)
-            twin = twins.get((wish.owner_id, printing_id))
+        for row in rows:
+            self.touched.note(row)
+            printing_id = self._landing(row.printing_id)
+            twin = twins.get(place(row, printing_id))
             if twin is None:
-                wish.card_id, wish.printing_id = self.keep.pk, printing_id
-                moved.append(wish)
+                row.card_id, row.printing_id = self.keep.pk, printing_id
+                moved.append(row)
                 continue
             self.touched.note(twin)
-            twin.quantity = min(MAX_WISH_QUANTITY, twin.quantity + wish.quantity)
+            twin.quantity = min(bound, twin.quantity + row.quantity)
             grown.append(twin)
-            self.touched.gone(wish)
-            gone.append(wish.pk)
-        WishlistItem.objects.filter(pk__in=gone).delete()
-        WishlistItem.objects.bulk_update(grown, ["quantity"])
-        WishlistItem.objects.bulk_update(moved, ["card", "printing"])
+            self.touched.gone(row)
+            gone.append(row.pk)
+        model.objects.filter(pk__in=gone).delete()
+        model.objects.bulk_update(grown, ["quantity"])
+        model.objects.bulk_update(moved, ["card", "printing"])
 
     def _product_lines(self) -> None:
         """Lines of the printings that go (a kept printing's lines need not move)."""

@@ -4,6 +4,7 @@ a player who is neither an editor nor its author, so its existence is not given 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -161,28 +162,30 @@ def proposal_approve(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def proposal_reject(request: HttpRequest, pk: int) -> HttpResponse:
-    proposal = _get_proposal_for_editor(request, pk)
-    try:
-        services.proposal_reject(
-            proposal=proposal, editor=request.user, note=request.POST.get("note", "")
-        )
-    except ProposalError as exc:
-        return _refusal(request, proposal, exc)
-    messages.success(request, _("Rejected; the contributor sees your note."))
-    return redirect("contributions:review-game", game=proposal.game.slug)
+    return _send_back(
+        request, pk, services.proposal_reject, _("Rejected; the contributor sees your note.")
+    )
 
 
 @require_POST
 @login_required
 def proposal_ask(request: HttpRequest, pk: int) -> HttpResponse:
+    return _send_back(
+        request, pk, services.proposal_ask, _("Sent back to the contributor with your note.")
+    )
+
+
+def _send_back(
+    request: HttpRequest, pk: int, decide: Callable[..., Any], done: str
+) -> HttpResponse:
+    """A decision that returns the proposal to its author with the editor's note (reject, ask
+    for a change), then the game's queue."""
     proposal = _get_proposal_for_editor(request, pk)
     try:
-        services.proposal_ask(
-            proposal=proposal, editor=request.user, note=request.POST.get("note", "")
-        )
+        decide(proposal=proposal, editor=request.user, note=request.POST.get("note", ""))
     except ProposalError as exc:
         return _refusal(request, proposal, exc)
-    messages.success(request, _("Sent back to the contributor with your note."))
+    messages.success(request, done)
     return redirect("contributions:review-game", game=proposal.game.slug)
 
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import Group
 
 from catalog.importers.decklab_json import bundle_from_decklab
 from catalog.importers.service import import_bundles
-from catalog.models import Game
+from catalog.models import Card, Game
 from contributions.models import EDITORS_GROUP
 from tests.conftest import _user
 
@@ -88,8 +88,6 @@ def second_editor(db: None) -> Any:
 def kind_of(game: Game, data: dict[str, Any]) -> dict[str, str]:
     """The kind a contributor picks for ``data``: a correction of the first card it names that
     the catalog has (a new-card proposal may only add cards), else a new card."""
-    from catalog.models import Card
-
     codes = [card["code"] for card in data.get("cards", ())]
     found = Card.objects.filter(game=game, owner=None, code__in=codes).values_list(
         "code", flat=True
