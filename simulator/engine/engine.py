@@ -63,6 +63,11 @@ class Engine(ABC, Generic[P, S]):
     #: a bound on turns, so every play-out ends
     max_turns: ClassVar[int] = 60
 
+    def warm(self) -> None:
+        """Compile this engine's batch kernel, or load it from numba's on-disk cache, so no
+        run waits for a compiler (workers call it as they start). Engines with a kernel
+        override it; the rest have nothing to warm."""
+
     def deck_problems(self, deck: SimDeck) -> list[str]:
         """Why this deck cannot be simulated (empty: it can)."""
         return [] if deck.size else ["the deck has no cards to draw"]
