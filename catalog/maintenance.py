@@ -20,6 +20,7 @@ CATALOG_TABLES = ("catalog_card", "catalog_printing", "catalog_cardset")
 #: list, which the planner prices as a slow scan until VACUUM or autoanalyze merges it
 GIN_INDEXES = (
     "card_search_key_trgm",
+    "card_game_search_key_trgm",  # a game's name search (catalog migration 0010)
     "card_attributes_gin",
     "printing_attributes_gin",
     "card_name_parts_gin",  # the collection imports' name look-up (catalog migration 0007)

@@ -7,10 +7,13 @@ the request (``Accept-Language``). Labels (types, kinds, attribute names) follow
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -19,7 +22,7 @@ from rest_framework import serializers
 from catalog.attributes import AttributeSchema, described
 from catalog.filters import SORT_CHOICES
 from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
-from catalog.spec import Facet, GameSpec
+from catalog.spec import Facet, GameSpec, get_game
 from games.official import official_product
 
 NAME_HELP = _("The name in the request's language (Accept-Language), else the other one.")
@@ -27,6 +30,10 @@ DEMO_HELP = _("Invented for demonstration: not an official card, set or product.
 SOURCE_HELP = _("Where this entry comes from.")
 ATTRIBUTES_HELP = _("Stored attribute codes, as the game's schema defines them.")
 ATTRIBUTES_DISPLAY_HELP = _("Each attribute with a value, labelled in the request's language.")
+
+
+#: stands for a card's code while its URL pattern is reversed once per page
+_CODE_MARK = "0code0mark0"
 
 
 def _api_url(serializer: serializers.BaseSerializer[Any], name: str, *args: str) -> str:
@@ -212,6 +219,17 @@ class _PrintingSerializer(serializers.Serializer[Printing]):
 class PrintingBriefSerializer(_PrintingSerializer):
     set = serializers.SlugField(source="card_set.code", read_only=True)
 
+    def to_representation(self, instance: Printing) -> dict[str, Any]:
+        # By hand, the fields above in their order: see CardOutputSerializer.to_representation
+        return {
+            "collector_number": str(instance.collector_number),
+            "variant": str(instance.variant),
+            "variant_label": self.get_variant_label(instance),
+            "attributes": {str(key): value for key, value in instance.attributes.items()},
+            "is_demo": instance.is_demo,
+            "set": str(instance.card_set.code),
+        }
+
 
 class PrintingInCardSerializer(_PrintingSerializer):
     set = CardSetBriefSerializer(source="card_set", read_only=True)
@@ -255,6 +273,52 @@ class CardOutputSerializer(CardBriefSerializer):
     def get_attributes_display(self, card: Card) -> list[dict[str, str]]:
         spec: GameSpec = card.spec
         return _displayed(spec.schema_for(card.card_type), card.attributes)
+
+    def _page_memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What every card of one page shares (a game's spec, its URL pattern), made once:
+        the list serialiser hands every card to this same instance."""
+        memo: dict[Any, Any] = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
+
+    def _card_url(self, slug: str, code: str) -> str:
+        # reverse() once per page and game, then the code put in as reverse() would quote it
+        head, tail = self._page_memo(
+            ("url", slug),
+            lambda: _api_url(self, "card-detail", slug, _CODE_MARK).split(_CODE_MARK),
+        )
+        return f"{head}{quote(code, safe=RFC3986_SUBDELIMS + '/~:@')}{tail}"
+
+    def to_representation(self, instance: Card) -> dict[str, Any]:
+        """The declared fields above, in their order, built by hand: DRF's generic walk over
+        fields cost 0.3 ms a card, most of a 50-card search page at 211,000 printings (issue
+        19). The declarations stay the schema; a test compares this with DRF's own output."""
+        card = instance
+        fields = self.fields
+        slug = card.game.slug
+        spec = self._page_memo(("spec", slug), lambda: get_game(slug))
+        shown: dict[str, Any] = {
+            "name": card.name,
+            "name_en": card.name_en,
+            "name_ja": card.name_ja,
+            "is_demo": card.is_demo,
+            "source": card.source,
+            "game": slug,
+            "code": card.code,
+            "type": card.card_type,
+            "type_label": str(spec.card_type_label(card.card_type)),
+            "url": self._card_url(slug, card.code),
+            "attributes": {str(key): value for key, value in card.attributes.items()},
+            "attributes_display": _displayed(spec.schema_for(card.card_type), card.attributes),
+            "copy_limit": card.copy_limit,
+            "printings": fields["printings"].to_representation(card.printings.all()),
+        }
+        for name, field in fields.items():  # a subclass's own fields, by DRF's walk
+            if name not in shown:
+                value = field.get_attribute(card)
+                shown[name] = None if value is None else field.to_representation(value)
+        return shown
 
 
 class ProductHoldingSerializer(serializers.Serializer[ProductItem]):
