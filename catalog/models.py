@@ -162,6 +162,18 @@ class CardSet(Bilingual, Provenance):
         return self.release_date.isoformat()
 
 
+def listed(prefix: str = "") -> models.Q:
+    """The condition of a card the public catalog lists (``prefix`` reaches it from another
+    row, ``"card__"`` from a printing): not a player's own card, not withdrawn."""
+    return models.Q(**{f"{prefix}owner__isnull": True, f"{prefix}withdrawn_at__isnull": True})
+
+
+class CardQuerySet(models.QuerySet["Card"]):
+    def listed(self) -> CardQuerySet:
+        """The cards a player browses: every catalog read path starts here."""
+        return self.filter(listed())
+
+
 class Card(Bilingual, Provenance):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
     code = models.SlugField(_("code"), max_length=120)
@@ -183,6 +195,15 @@ class Card(Bilingual, Provenance):
         blank=True,
         related_name="custom_cards",
     )
+    # Taken out of the catalog (the revert of its creation while decks or collections use it):
+    # hidden from every list a player browses, kept for the decks and collections that hold it.
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # a default in the database too: the importer's bulk path inserts rows in raw SQL
+    withdrawn_note = models.CharField(
+        _("why it was withdrawn"), max_length=300, blank=True, db_default=""
+    )
+
+    objects = CardQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "code"], name="card_code_per_game")]

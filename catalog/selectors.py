@@ -29,7 +29,7 @@ from django.db.models.functions import Coalesce, Length, LPad
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.demo import real_printings_only
 from catalog.filters import CardFilterBase, apply_card_filters, real_first
-from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem, listed
 from catalog.query.compile import CompiledQuery, SearchContext, compile_query, order_cards
 from catalog.query.suggest import near_names
 from catalog.spec import GameSpec, get_game, is_game
@@ -75,7 +75,7 @@ def game_list_with_counts() -> list[GameSummary]:
     games = [g for g in Game.objects.all() if is_game(g.slug)]
     # players' own sets and cards (custom deck imports) are never part of the public catalog
     sets = _counts_by_game(CardSet.objects.filter(owner__isnull=True))
-    cards = _counts_by_game(Card.objects.filter(owner__isnull=True))
+    cards = _counts_by_game(Card.objects.listed())
     products = _counts_by_game(Product.objects.all())
     empty = RealDemo()
     summaries = [
@@ -123,7 +123,7 @@ def _set_card_counts(*, game: Game) -> dict[int, int]:
     if cached is not None:
         return {int(pk): int(n) for pk, n in cached.items()}
     rows = (
-        Printing.objects.filter(card_set__game=game, card_set__owner__isnull=True)
+        Printing.objects.filter(listed("card__"), card_set__game=game, card_set__owner__isnull=True)
         .values("card_set_id")
         .annotate(n=Count("card_id", distinct=True))
         .order_by()
@@ -192,8 +192,8 @@ def card_search(
     """The game's cards filtered by ``params`` (the search language in ``q``, type, facets,
     sort)."""
     spec = get_game(game.slug)
-    base = Card.objects.filter(game=game, owner__isnull=True).annotate(
-        first_number=_first_number(card_set=None)
+    base = (
+        Card.objects.listed().filter(game=game).annotate(first_number=_first_number(card_set=None))
     )
     cards, filterset = _filter_cards(spec, base, params, default_sort, context)
     return _with_printings(cards, card_set=None), filterset
@@ -216,7 +216,7 @@ def printing_search(
         # the set's game too (the same, Printing.clean): the game's sets are walked in order
         # and a page stops early, instead of every printing of the game being sorted
         Printing.objects.filter(
-            compiled.condition, card__game=game, card_set__game=game, card__owner__isnull=True
+            compiled.condition, listed("card__"), card__game=game, card_set__game=game
         )
         .select_related("card__game", "card_set")
         .order_by(
@@ -235,7 +235,7 @@ def printing_search(
 
 def near_cards(*, game: Game, words: tuple[str, ...]) -> list[Card]:
     """The game's public cards whose names are close to ``words`` (a search found nothing)."""
-    return near_names(Card.objects.filter(game=game, owner__isnull=True), words)
+    return near_names(Card.objects.listed().filter(game=game), words)
 
 
 def set_get(*, game_slug: str, code: str) -> CardSet | None:
@@ -263,8 +263,10 @@ def set_cards(
     spec = get_game(card_set.game.slug)
     # EXISTS, not pk IN (subquery): the planner can drive it from the set's printings
     in_set = Printing.objects.filter(card_set=card_set, card=OuterRef("pk"))
-    base = Card.objects.filter(Exists(in_set), game_id=card_set.game_id).annotate(
-        first_number=_first_number(card_set=card_set)
+    base = (
+        Card.objects.listed()
+        .filter(Exists(in_set), game_id=card_set.game_id)
+        .annotate(first_number=_first_number(card_set=card_set))
     )
     # a set's own page lists all its cards, demo or not: it was asked for by name
     cards, filterset = _filter_cards(spec, base, params, default_sort, context, hides_demo=False)
@@ -327,9 +329,7 @@ def card_get(*, game_slug: str, code: str) -> CardDetail | None:
     if not is_game(game_slug):
         return None
     card = (
-        Card.objects.select_related("game")
-        .filter(game__slug=game_slug, code=code, owner__isnull=True)
-        .first()
+        Card.objects.listed().select_related("game").filter(game__slug=game_slug, code=code).first()
     )
     if card is None:
         return None
@@ -352,6 +352,17 @@ def card_get(*, game_slug: str, code: str) -> CardDetail | None:
         if item.zone not in use.zones:
             use.zones.append(item.zone)
     return CardDetail(card=card, printings=printings, products=list(uses.values()))
+
+
+def card_withdrawn(*, game_slug: str, code: str) -> Card | None:
+    """A public card withdrawn from the catalog (its page says so instead of showing it)."""
+    if not is_game(game_slug):
+        return None
+    return (
+        Card.objects.select_related("game")
+        .filter(game__slug=game_slug, code=code, owner__isnull=True, withdrawn_at__isnull=False)
+        .first()
+    )
 
 
 @dataclass

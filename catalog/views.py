@@ -18,14 +18,12 @@ from catalog import selectors
 from catalog.attributes import described
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.models import Card, Game, Printing
+from catalog.panels import card_panels_render
 from catalog.query.context import search_context
 from catalog.query.errors import QueryError
 from catalog.query.fields import COMMON_FIELDS, game_fields
 from catalog.query.paging import CappedPaginator
 from catalog.spec import all_games, get_game
-from contributions.diff import history_entries
-from contributions.selectors import card_history
-from contributions.services import is_editor
 from games.official import official_product
 
 CARDS_PER_PAGE = 60
@@ -130,9 +128,24 @@ def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
     return response
 
 
+def _withdrawn_card(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    """410 Gone, not 404, for a card taken out of the catalog: the address was real and will
+    not come back by itself, and a player who followed it from a deck reads why (the note);
+    an editor still finds its history there, to revert the withdrawal."""
+    card = _or_404(selectors.card_withdrawn(game_slug=game, code=code))
+    context = {
+        "game": card.game,
+        "card": card,
+        "panels": card_panels_render(request=request, card=card),
+    }
+    return render(request, "catalog/card_withdrawn.html", context, status=410)
+
+
 @require_safe
 def card_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
-    detail = _or_404(selectors.card_get(game_slug=game, code=code))
+    detail = selectors.card_get(game_slug=game, code=code)
+    if detail is None:
+        return _withdrawn_card(request, game, code)
     spec = get_game(game)
     card = detail.card
     context = {
@@ -146,9 +159,8 @@ def card_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         ],
         "products": detail.products,
         "face_printings": _one_per_variant(detail.printings),
-        # the card's history (one query) and, for an editor, its Revert buttons
-        "history": history_entries(card_history(card=card)),
-        "can_revert": is_editor(request.user),
+        # what other apps add to the page (catalog.panels): the catalog imports none of them
+        "panels": card_panels_render(request=request, card=card),
     }
     return render(request, "catalog/card.html", context)
 

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 
-from catalog.models import Card, CardSet, Game, Printing
+from catalog.models import Card, CardSet, Game, Printing, listed
 from collection.marks import collection_cached, collection_mark
 from collection.models import CollectionItem, CollectionSettings, DeckBuild, WishlistItem
 from collection.report import DeckReport, deck_collection_report
@@ -99,7 +99,7 @@ def printing_find(
     """A public printing by its set, number and variant (and card, when given); None when
     there is none or several."""
     printings = Printing.objects.filter(
-        card__game=game, card_set__code__iexact=set_code, variant=variant, card__owner__isnull=True
+        listed("card__"), card__game=game, card_set__code__iexact=set_code, variant=variant
     )
     if card_code:
         printings = printings.filter(card__code__iexact=card_code)
@@ -273,7 +273,8 @@ def set_missing_cards(*, owner: Any, card_set: CardSet) -> QuerySet[Card]:
     # the (owner, card_set, card) index answers each probe
     owned = CollectionItem.objects.filter(owner=owner, card_set=card_set, card=OuterRef("pk"))
     return (
-        Card.objects.filter(printings__card_set=card_set)
+        Card.objects.listed()
+        .filter(printings__card_set=card_set)
         .exclude(Exists(owned))
         .select_related("game")  # each card's link names its game
         .distinct()

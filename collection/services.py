@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from catalog.models import Card, CardSet, Printing, Product
+from catalog.models import Card, CardSet, Printing, Product, listed
 from collection import errors
 from collection.models import (
     MAX_QUANTITY,
@@ -673,7 +673,7 @@ def product_specs(*, product: Product, language: str = "") -> list[ItemSpec]:
 def set_specs(*, card_set: CardSet, language: str = "") -> list[ItemSpec]:
     """One copy of each plain printing of a set."""
     language = language or default_language(card_set.game.slug)
-    ids = card_set.printings.filter(variant="").values_list("pk", flat=True)
+    ids = card_set.printings.filter(listed("card__"), variant="").values_list("pk", flat=True)
     return [ItemSpec(printing_id=p, quantity=1, language=language) for p in ids]
 
 

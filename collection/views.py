@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from catalog.models import CardSet, Game, Printing, Product
+from catalog.models import CardSet, Game, Printing, Product, listed
 from catalog.query.errors import QueryError
 from collection import errors, limits
 from collection.forms import (
@@ -243,7 +243,7 @@ def _spec_fields(form: AddForm) -> dict[str, Any]:
 def add_printing(request: HttpRequest) -> HttpResponse:
     printing = (
         Printing.objects.select_related("card__game")
-        .filter(pk=request.POST.get("printing", "0") or 0, card__owner__isnull=True)
+        .filter(listed("card__"), pk=request.POST.get("printing", "0") or 0)
         .first()
         if request.POST.get("printing", "").isdigit()
         else None

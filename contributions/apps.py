@@ -10,3 +10,9 @@ class ContributionsConfig(AppConfig):
     name = "contributions"
     verbose_name = _("Contributions")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # the catalog's card page shows our panels without importing this app
+        from contributions import card_panels
+
+        card_panels.register()

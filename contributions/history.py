@@ -1,16 +1,24 @@
 """The catalog's history: a bundle applied through the importer with a before/after snapshot
 of every row it changed, and one change reverted (restored through the importer, or a created
-row removed when nothing uses it). Callers (contributions.services) check the editor and hold
-the transaction and the row locks."""
+row removed when nothing uses it, or a created card withdrawn when decks or collections use
+it). Callers (contributions.services) check the editor and hold the transaction and the row
+locks.
+
+A withdrawn card (``Card.withdrawn_at``) stays in the database for the decks and collections
+that hold it, and is absent from the catalog: the history's snapshots see it, and its
+printings, as absent too (contributions.payload.snapshots), so the withdrawal is recorded as a
+removal and reverting it writes the card back through the importer, which lists it again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from catalog.cache import catalog_version_bump
 from catalog.importers.bundle import CatalogBundle, CatalogImportError, ImportProblem
@@ -31,6 +39,11 @@ from contributions.payload import (
 )
 from decks.models import DeckEntry
 
+#: why a card was withdrawn (``Card.withdrawn_note``), written in the site's language: the
+#: note is data shown beside the card, as its name is
+WITHDRAWN_BY_PROPOSAL = _("Proposal #%(number)d was reverted by a catalog editor.")
+WITHDRAWN_BY_CHANGE = _("Change #%(number)d was reverted by a catalog editor.")
+
 #: the order rows are written in (a card needs its set, a product its printings)
 APPLY_ORDER = ("set", "card", "printing", "product")
 #: ... and removed in
@@ -46,18 +59,23 @@ def history_apply(
     approved_by: Any,
     source: str | None,
     reverts: Mapping[tuple[str, str], CatalogChange] | None = None,
+    relist: Collection[str] = (),
 ) -> list[CatalogChange]:
     """Write ``bundle`` through ``import_bundles`` and record each row it changed. The caller
     holds the transaction: a refusal raises and nothing stays written.
 
     A revert names the change it reverts for each row (``reverts``, by kind and code); its
-    rows keep that change's source (``source`` None)."""
+    rows keep that change's source (``source`` None). ``relist``: the codes of cards withdrawn
+    from the catalog that the bundle puts back in it."""
     keys = bundle_keys(bundle)
     before = snapshots(game, keys)
     try:
         import_bundles([bundle])
     except CatalogImportError as exc:
         raise ProposalError(exc.problems) from exc
+    if relist:
+        # the revert of a withdrawal: the importer wrote the card's facts back, this lists it
+        Card.objects.filter(game=game, code__in=relist).update(withdrawn_at=None, withdrawn_note="")
     after = snapshots(game, keys)
     now = timezone.now()
     changes = []
@@ -148,6 +166,12 @@ def _restore(game: Game, changes: list[CatalogChange], editor: Any) -> list[Cata
     """Write the ``before`` of every change back, in one import."""
     data = restore_data(game, [(c.object_kind, c.before) for c in changes if c.before])
     by_code = {(c.object_kind, c.object_code): c for c in changes}
+    # a row this restores that the catalog lacked: a removed one, or a withdrawn card's
+    relist = [
+        c.before["code"] if c.object_kind == ObjectKind.CARD else c.before["card"]
+        for c in changes
+        if c.after is None and c.before and c.object_kind in (ObjectKind.CARD, ObjectKind.PRINTING)
+    ]
     return history_apply(
         game,
         data_to_bundle(data, "revert"),
@@ -156,6 +180,7 @@ def _restore(game: Game, changes: list[CatalogChange], editor: Any) -> list[Cata
         approved_by=editor,
         source=None,
         reverts=by_code,
+        relist=relist,
     )
 
 
@@ -170,6 +195,16 @@ def _counts(**counts: int) -> str:
     return ", ".join(str(messages[name] % {"count": n}) for name, n in counts.items() if n)
 
 
+def _withdrawn_note(changes: list[CatalogChange]) -> str:
+    """Why the cards were withdrawn: the proposal reverted (one revert is one proposal's
+    changes, or one change), in the site's language."""
+    first = changes[0]
+    with translation.override(settings.LANGUAGE_CODE):
+        if first.proposal_id is not None:
+            return str(WITHDRAWN_BY_PROPOSAL % {"number": first.proposal_id})
+        return str(WITHDRAWN_BY_CHANGE % {"number": first.pk})
+
+
 def _remove(
     game: Game,
     changes: list[CatalogChange],
@@ -177,10 +212,12 @@ def _remove(
     *,
     where: Callable[[CatalogChange], str],
 ) -> list[CatalogChange]:
-    """Delete the rows ``changes`` created (a card with all its printings), unless decks,
-    collections (their items or their history) or other products use them, or a set still
-    holds other rows; a refusal names what uses each row. A fixed number of queries, whatever
-    the number of rows. A wish for a removed card goes with it: it holds nothing."""
+    """Delete the rows ``changes`` created (a card with all its printings), unless other
+    products use them, decks or collections (their items or their history) use a printing
+    whose card stays, or a set still holds other rows; a refusal names what uses each row. A
+    card that decks or collections use is withdrawn instead (kept for them with its printings,
+    out of the catalog). A fixed number of queries, whatever the number of rows. A wish for a
+    removed card goes with it: it holds nothing; a wish for a withdrawn one stays."""
     if not changes:
         return []
     named = _keys(changes)
@@ -227,9 +264,14 @@ def _remove(
         .exclude(product_id__in=products.values())
         .values_list("product_id", "printing_id")
     )
+    # a card that decks or collections hold is withdrawn, not deleted: it keeps its printings
+    withdrawn = {card for _deck, card, _p in entries if card in card_ids} | {
+        card_of[p] for _o, p in owners if card_of[p] in card_ids
+    }
+    deleted_ids = [pk for pk, card_id in card_of.items() if card_id not in withdrawn]
     left_printings = dict(
         Printing.objects.filter(card_set_id__in=sets.values())
-        .exclude(pk__in=going_ids)
+        .exclude(pk__in=deleted_ids)
         .values("card_set_id")
         .annotate(n=Count("pk"))
         .values_list("card_set_id", "n")
@@ -249,11 +291,13 @@ def _remove(
         held = ""
         if change.object_kind == ObjectKind.CARD:
             card_id = cards[row["code"]]
-            held = _counts(
-                decks=len({deck for deck, card, _p in entries if card == card_id}),
-                collections=len({o for o, p in owners if card_of[p] == card_id}),
-                products=len({prod for prod, p in lines if card_of[p] == card_id}),
-            )
+            products_holding = len({prod for prod, p in lines if card_of[p] == card_id})
+            if products_holding:  # a product is the catalog's own: it must change first
+                held = _counts(
+                    decks=len({deck for deck, card, _p in entries if card == card_id}),
+                    collections=len({o for o, p in owners if card_of[p] == card_id}),
+                    products=products_holding,
+                )
         elif change.object_kind == ObjectKind.PRINTING:
             pk = printing_ids[_printing_key(row)]
             if card_of[pk] not in card_ids:  # else its card answers for it
@@ -276,12 +320,17 @@ def _remove(
     if problems:
         raise ProposalError(problems)
 
-    # the printings that go with their card and no change of this revert names
-    unnamed = [key for _card, key in going.values() if key not in wanted]
+    # the printings that go with their card and no change of this revert names (a withdrawn
+    # card's stay with it, unrecorded: they come back when it does)
+    unnamed = [going[pk][1] for pk in deleted_ids if going[pk][1] not in wanted]
     gone = snapshots(game, {"printing": unnamed}) if unnamed else {}
     Product.objects.filter(pk__in=products.values()).delete()
-    Printing.objects.filter(pk__in=going_ids).delete()
-    Card.objects.filter(pk__in=cards.values()).delete()
+    Printing.objects.filter(pk__in=deleted_ids).delete()
+    Card.objects.filter(pk__in=set(cards.values()) - withdrawn).delete()
+    if withdrawn:
+        Card.objects.filter(pk__in=withdrawn).update(
+            withdrawn_at=timezone.now(), withdrawn_note=_withdrawn_note(changes)
+        )
     CardSet.objects.filter(pk__in=sets.values()).delete()
     # the importer moves the version on its own writes; a removal is this module's own write
     transaction.on_commit(catalog_version_bump)

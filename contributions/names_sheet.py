@@ -34,6 +34,7 @@ from contributions.sheet_reading import (
     by_place,
     close_to,
     control_problems,
+    header_in_codes,
     line_of,
     read_cells,
     too_large,
@@ -237,7 +238,8 @@ def names_sheet_check(text: str, *, game_slug: str, origin: str = "names") -> Na
     if large is not None:
         return NamesSheetResult(None, [], [large])
     check = _NamesCheck(spec, origin)
-    read = read_cells(text)
+    # columns titled by their labels ("日本語名") read as their codes ("name_ja")
+    read = read_cells(header_in_codes(text, spec.slug, NAMES_COLUMNS).text)
     check.problems += control_problems(read)
     if not read.header:
         check.add(1, "", str(EMPTY_FILE))

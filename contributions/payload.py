@@ -182,12 +182,14 @@ def snapshots(game: Game, keys: dict[str, list[Any]]) -> dict[tuple[str, str], S
         for card_set in CardSet.objects.filter(game=game, code__in=keys["set"]):
             found["set", card_set.code] = set_snapshot(card_set)
     if keys.get("card"):
-        for card in Card.objects.filter(game=game, code__in=keys["card"]):
+        # a card withdrawn from the catalog (Card.withdrawn_at) is absent from it, and so are
+        # its printings: its withdrawal is recorded as a removal, and reverted as one
+        for card in Card.objects.filter(game=game, code__in=keys["card"], withdrawn_at=None):
             found["card", card.code] = card_snapshot(card)
     if keys.get("printing"):
         wanted = set(keys["printing"])
         rows = Printing.objects.filter(
-            card__game=game, card__code__in={key[0] for key in wanted}
+            card__game=game, card__code__in={key[0] for key in wanted}, card__withdrawn_at=None
         ).values_list("card__code", "card_set__code", "collector_number", "variant", "attributes")
         for card_code, set_code, number, variant, attributes in rows:
             key = (card_code, set_code, number, variant)

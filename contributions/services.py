@@ -378,7 +378,7 @@ def change_revert(*, change: CatalogChange, editor: Any) -> CatalogChange:
             .select_related("game")
             .get(pk=change.pk)
         )
-        from contributions.merge import card_merge_revert, is_merge  # it imports this module
+        from contributions.merge_revert import card_merge_revert, is_merge  # it imports this
 
         if is_merge(locked):  # a merge moved decks and collections: its own revert puts them back
             return card_merge_revert(change=change, editor=editor)

@@ -9,6 +9,8 @@ a code that is already a card, a character PostgreSQL cannot store).
 
 Templates are written as UTF-8 with a byte order mark and CRLF line ends: without the mark a
 Japanese Excel opens a CSV as Shift_JIS and garbles every Japanese name; the reader strips it.
+Their header is the column codes, in every language; a header that titles the columns by the
+labels the site shows instead ("攻撃力" for ``attack``) reads the same (``header_in_codes``).
 
 Reading cells and placing problems is ``contributions.sheet_reading``; the names sheet is
 ``contributions.names_sheet``, re-exported here with the card sheet.
@@ -49,11 +51,14 @@ from contributions.sheet_reading import (
     NAME_FIELDS,
     SHEET_NOT_READY,
     SHEET_READY,
+    Header,
     ProblemPlacer,
     SheetProblem,
     by_place,
     card_columns,
     control_problems,
+    header_in_codes,
+    importer_columns,
     line_of,
     printing_columns,
     read_cells,
@@ -199,8 +204,13 @@ def sheet_check(text: str, *, game_slug: str, origin: str = "sheet") -> SheetRes
     large = too_large(text)
     if large is not None:
         return SheetResult(None, [large])
-    read = read_cells(text)
     spec = get_game(game_slug) if is_game(game_slug) else None
+    header = Header(text)
+    if spec is not None:
+        # columns titled by their labels ("攻撃力") read as their codes ("attack")
+        header = header_in_codes(text, spec.slug, importer_columns(spec))
+        text = header.text
+    read = read_cells(text)
     bundle = parse_csv(text, origin, game_slug)
     placer = ProblemPlacer(spec, read.rows)
     placer.know_bundle(bundle)
@@ -213,7 +223,7 @@ def sheet_check(text: str, *, game_slug: str, origin: str = "sheet") -> SheetRes
     if spec is not None and bundle.game:
         found += _existing_codes(bundle, spec)
         found += _name_collisions(bundle, spec, placer.set_codes)
-    found.sort(key=by_place)
+    found = sorted((header.titled(problem) for problem in found), key=by_place)
     return SheetResult(None if found else bundle, found)
 
 

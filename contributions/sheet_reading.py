@@ -4,6 +4,12 @@ and the importer's problems read back into a line, a column and the values meant
 The importer words a problem as ``file:LINE: message`` for a person reading a log; a sheet
 page needs the cell. The messages are matched against the importer's own templates in the
 active language, so whatever language they were written in, each lands in its column.
+
+A header may name a column by its code (``attack``, as the template writes it) or by the label
+the site shows for it in any of its languages (``攻撃力``, ``Attack``, ``版：ファイター``): a
+Japanese contributor who retitles the columns the way the Japanese form reads keeps a sheet
+that reads the same. ``header_in_codes`` rewrites such a header to the codes before the
+importer's parser sees it, keeping every line where it was.
 """
 
 from __future__ import annotations
@@ -12,20 +18,34 @@ import csv
 import difflib
 import io
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext_lazy, override
 from django.utils.translation import gettext as _
 
 from catalog.attributes import AttributeSchema, ChoiceListField
 from catalog.importers.bundle import CatalogBundle, ImportProblem
 from catalog.importers.csv_cards import FIXED_COLUMNS, LIST_SEPARATOR, MAX_ROWS, PRINTING_PREFIX
 from catalog.search import name_key
-from catalog.spec import GameSpec, all_games
+from catalog.spec import GameSpec, all_games, get_game, is_game
+from contributions.form_fields import (
+    LABEL_CARD_CODE,
+    LABEL_CARD_TYPE,
+    LABEL_COPY_LIMIT,
+    LABEL_NAME_EN,
+    LABEL_NAME_JA,
+    LABEL_NUMBER,
+    LABEL_PRINTING_FIELD,
+    LABEL_SET,
+    LABEL_SOURCE_DETAIL,
+    LABEL_VARIANT,
+)
 
 BOM = "\ufeff"
 NAME_FIELDS = ("name_en", "name_ja")
@@ -54,15 +74,35 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 _REPRS = r"""(?P<names>(?:'[^']*'|"[^"]*")(?:, (?:'[^']*'|"[^"]*"))*)"""
 
 
+#: the words of the fixed columns' headers besides their codes: the labels the proposal forms
+#: give the same facts
+FIXED_LABELS: dict[str, tuple[Promise, ...]] = {
+    "game": (gettext_lazy("Game"),),
+    "code": (LABEL_CARD_CODE, gettext_lazy("Code")),
+    "type": (LABEL_CARD_TYPE,),
+    "name_en": (LABEL_NAME_EN,),
+    "name_ja": (LABEL_NAME_JA,),
+    "copy_limit": (LABEL_COPY_LIMIT,),
+    "source": (LABEL_SOURCE_DETAIL,),
+    "set": (LABEL_SET,),
+    "number": (LABEL_NUMBER,),
+    "variant": (LABEL_VARIANT,),
+}
+#: what a printing attribute's label is prefixed with in a header ("版：ファイター")
+PRINTING_WORD = gettext_lazy("Printing")
+
+
 @dataclass(frozen=True)
 class SheetProblem:
     """One problem of a sheet: its physical line (the header is 1; 0 = the whole sheet), the
-    column (a header name; "" = the whole row), why, and the values it may have meant."""
+    column (a column code; "" = the whole row), why, the values it may have meant, and the
+    column's title in the sheet's header where it is not the code (a label, "攻撃力")."""
 
     line: int
     column: str
     reason: str
     did_you_mean: tuple[str, ...] = ()
+    header: str = ""
 
 
 # --- reading cells --------------------------------------------------------------------------
@@ -132,6 +172,132 @@ def control_problems(read: Cells) -> list[SheetProblem]:
                     SheetProblem(line, read.header[index] if in_row else "", str(CONTROL_CHARACTER))
                 )
     return found
+
+
+# --- headers named by their labels ---------------------------------------------------------
+def header_key(title: str) -> str:
+    """A header cell as compared with the labels: full-width letters and punctuation folded
+    (NFKC: "ＨＰ", "：" and "（" are what a Japanese keyboard types), case and spaces ignored."""
+    return "".join(unicodedata.normalize("NFKC", title).casefold().split())
+
+
+def _labels(code: str, spec: GameSpec) -> Iterator[tuple[str, bool]]:
+    """A column's labels, in the active language, each with whether it is only a fallback
+    (a printing attribute's bare label, which a card attribute's label outranks)."""
+    for fixed in FIXED_LABELS.get(code, ()):
+        yield str(fixed), False
+    if code.startswith(PRINTING_PREFIX):
+        key = code[len(PRINTING_PREFIX) :]
+        for schema in dict.fromkeys((spec.printing_schema, *spec.printing_schemas.values())):
+            found = schema.base_fields.get(key)
+            if found is not None and found.label:
+                label = str(found.label)
+                yield PRINTING_PREFIX + label, False
+                yield str(LABEL_PRINTING_FIELD % {"printing": PRINTING_WORD, "field": label}), False
+                yield label, True
+        return
+    for card_type in spec.card_types:
+        found = card_type.schema.base_fields.get(code)
+        if found is not None and found.label:
+            yield str(found.label), False
+
+
+@lru_cache(maxsize=32)
+def _header_table(game_slug: str, columns: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Header key -> the columns it may name: every label of every column in every language
+    of the site. A key two columns share names neither (``header_in_codes`` leaves it)."""
+    spec = get_game(game_slug)
+    table: dict[str, set[str]] = {}
+    fallback: dict[str, set[str]] = {}
+    for language, _name in settings.LANGUAGES:
+        with override(language):
+            for code in columns:
+                for label, weak in _labels(code, spec):
+                    key = header_key(label)
+                    if key:
+                        (fallback if weak else table).setdefault(key, set()).add(code)
+    for key, codes in fallback.items():
+        table.setdefault(key, codes)
+    return {key: frozenset(codes) for key, codes in table.items()}
+
+
+def column_titles(spec: GameSpec, columns: Iterable[str]) -> dict[str, frozenset[str]]:
+    """What a header cell may say for each of ``columns``: header key -> the column codes."""
+    return _header_table(spec.slug, tuple(columns))
+
+
+@dataclass(frozen=True)
+class Header:
+    """A sheet with its header in column codes: ``titles`` keeps, per code, the title the
+    sheet gave the column where it was a label."""
+
+    text: str
+    titles: dict[str, str] = field(default_factory=dict)
+
+    def titled(self, problem: SheetProblem) -> SheetProblem:
+        title = self.titles.get(problem.column, "")
+        if not title or problem.header:
+            return problem
+        return SheetProblem(
+            problem.line, problem.column, problem.reason, problem.did_you_mean, title
+        )
+
+
+def _lines(text: str, consumed: list[int]) -> Iterator[str]:
+    """The physical lines as csv reads them (CRLF, LF or CR), counting the characters read."""
+    for line in io.StringIO(text, newline=""):
+        consumed[0] += len(line)
+        yield line
+
+
+def header_in_codes(text: str, game_slug: str, columns: Iterable[str]) -> Header:
+    """``text`` with each header cell that is a label of one of ``columns`` replaced by its
+    code. Cells already codes, or naming no column, or naming two, are left for the reader to
+    report. The rows and their physical line numbers are untouched; a text the csv module
+    cannot read, or whose header names nothing by label, comes back as it was."""
+    if not is_game(game_slug):
+        return Header(text)
+    columns = tuple(columns)
+    table = _header_table(get_game(game_slug).slug, columns)
+    body = text.removeprefix(BOM)
+    consumed = [0]
+    reader = csv.reader(_lines(body, consumed))
+    start = 0
+    try:
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                break
+            start = consumed[0]
+        else:
+            return Header(text)
+    except csv.Error:
+        return Header(text)
+    end = consumed[0]
+    titles: dict[str, str] = {}
+    renamed: list[str] = []
+    for cell in cells:
+        codes = table.get(header_key(cell), frozenset())
+        if cell.strip().lower() in columns or len(codes) != 1:
+            renamed.append(cell)
+            continue
+        (code,) = codes
+        titles[code] = cell.strip()
+        renamed.append(code)
+    if not titles:
+        return Header(text)
+    original = body[start:end]
+    ending = original[len(original.rstrip("\r\n")) :]
+    ending = "\r\n" if ending.startswith("\r\n") else ending[:1]
+    out = io.StringIO()
+    csv.writer(out, lineterminator=ending).writerow(renamed)
+    # a header broken over several lines by a quoted line break keeps its height: blank lines,
+    # which every reader skips, stand for the lines it spanned
+    height = sum(1 for _line in io.StringIO(original, newline=""))
+    written = sum(1 for _line in io.StringIO(out.getvalue(), newline=""))
+    out.write((ending or "\r\n") * max(0, height - written))
+    return Header(
+        text[: len(text) - len(body)] + body[:start] + out.getvalue() + body[end:], titles
+    )
 
 
 # --- did you mean ---------------------------------------------------------------------------
@@ -324,7 +490,20 @@ class ProblemPlacer:
         printing = printing_columns(self.spec)
         if PRINTING_PREFIX + name in printing:
             return (PRINTING_PREFIX + name,)
-        return close_to(name, [*FIXED_COLUMNS, *card_columns(self.spec), *printing])
+        columns = importer_columns(self.spec)
+        meant = close_to(name, columns)
+        if meant:
+            return meant
+        # a title that is a label: the columns it names (two, when the label is shared), or
+        # those of the labels it is close to ("攻撃" for "攻撃力")
+        table = column_titles(self.spec, columns)
+        key = header_key(name)
+        if key in table:
+            return tuple(sorted(table[key]))
+        found: list[str] = []
+        for label in close_to(key, table):
+            found += [code for code in sorted(table[label]) if code not in found]
+        return tuple(found)
 
 
 def line_of(where: str) -> int:
@@ -335,6 +514,11 @@ def line_of(where: str) -> int:
 def card_columns(spec: GameSpec) -> list[str]:
     """Every card attribute of the game, in the order its card types declare them."""
     return list(dict.fromkeys(key for t in spec.card_types for key in t.schema.base_fields))
+
+
+def importer_columns(spec: GameSpec) -> list[str]:
+    """Every column the catalog's CSV reader takes for the game (a sheet's and more)."""
+    return [*FIXED_COLUMNS, *card_columns(spec), *printing_columns(spec)]
 
 
 def printing_columns(spec: GameSpec) -> list[str]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from contributions.views import propose, review
+from contributions.views import merge, propose, review
 
 app_name = "contributions"
 
-urlpatterns = [*propose.urlpatterns, *review.urlpatterns]
+urlpatterns = [*propose.urlpatterns, *merge.urlpatterns, *review.urlpatterns]

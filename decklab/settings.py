@@ -22,6 +22,12 @@ from decklab.env import email_settings, env_bool, env_list, env_str, production_
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("DECKLAB_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# numba's on-disk cache of the engines' compiled kernels (simulator/engine/compiled.py). Its
+# default is __pycache__ beside each kernel, then the user's ~/.cache: a checkout the service
+# user may not write to, and a home it may not have, leave numba no place, and it then refuses
+# to load the kernel module at all. VAR_DIR is writable wherever DeckLab runs. Set before any
+# kernel module is imported (numba reads it when it decorates a kernel).
+os.environ.setdefault("NUMBA_CACHE_DIR", str(VAR_DIR / "numba"))
 
 DEBUG = env_bool("DEBUG", default=False)
 _secret = env_str("SECRET_KEY", "")
@@ -428,10 +434,13 @@ CELERY_BEAT_SCHEDULE["collection-jobs-sweep"] = {
 # (simulator/supervisor.py)
 SIMULATION_CHUNKS_IN_FLIGHT = int(env_str("SIMULATION_CHUNKS_IN_FLIGHT", "8"))
 SIMULATION_CHUNKS_QUEUED_AHEAD = int(env_str("SIMULATION_CHUNKS_QUEUED_AHEAD", "1"))
-# Celery's Django fixup closes the database connection around every task. Reusing it (for N
-# tasks) saves a reconnect per simulation chunk on a dedicated worker, but it leaves stale
-# connections in a worker that shares its process (the in-process test worker hung on one), so
-# it is opt-in.
+# Celery's Django fixup closes the database connections around every task, and in a prefork
+# child it also closes psycopg's pool: every simulation chunk then paid for a new pool, its
+# thread and a new connection. A `celery worker` process with the pool therefore defaults to
+# 1000 here (decklab/celery.py, ``_keep_the_pool``), and hands each task's connections back to
+# the pool as the task ends instead. Worker threads inside another process (the tests'
+# in-process workers) keep the fixup's close around every task: with reuse one hung on a
+# connection. Without the pool (SQLite) it is closed around every task unless set here.
 _db_reuse = env_str("CELERY_DB_REUSE_MAX", "")
 CELERY_DB_REUSE_MAX = int(_db_reuse) if _db_reuse else None
 

@@ -20,7 +20,9 @@ from simulator.engine.rng import MAX_SEED
 MIN_GAMES = 1
 MAX_GAMES = 1_000_000
 MIN_CHUNK_SIZE = 100
-MAX_CHUNK_SIZE = 100_000
+#: a chunk sized by cost takes about half a second (simulator/cost.py): a million games of a
+#: compiled engine
+MAX_CHUNK_SIZE = 1_000_000
 
 
 class RunStatus(models.TextChoices):

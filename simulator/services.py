@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.models import Deck, DeckRevision
 from simulator.cost import MAX_CHUNKS, MAX_RUN_WORKER_SECONDS, chunk_size_for, run_estimate
 from simulator.decks import sim_deck_for
-from simulator.engine.engine import Engine, run_games
+from simulator.engine.engine import Engine, play_prepared
 from simulator.engine.metrics import Metrics, summarise
 from simulator.engine.params import Param, ParamErrors
 from simulator.engine.rng import MAX_SEED, new_run_seed
@@ -49,18 +49,20 @@ from simulator.models import (
     RunStatus,
     SimulationRun,
 )
+from simulator.run_cache import RunPlay, chunk_bounds, run_play_forget, run_play_keep, run_play_kept
 from simulator.selectors import engine_get
-from simulator.serialise import sim_deck_from_json, sim_deck_to_json
+from simulator.serialise import sim_deck_to_json
 from simulator.supervisor import (
     ChunkAbandoned,
     chunk_claim,
     chunk_transaction,
     chunks_in_flight,
+    feed_after_store,
     lease_kept,
     owner_feed,
     run_feed_first,
     run_stop,
-    run_supervise_after_store,
+    runs_supervise,
     worker_tag,
 )
 
@@ -197,7 +199,7 @@ def _check_limit(owner: Any) -> None:
 
 
 def _chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    return [(start, min(chunk_size, games - start)) for start in range(0, games, chunk_size)]
+    return [chunk_bounds(games, chunk_size, i) for i in range(math.ceil(games / chunk_size))]
 
 
 def _start(
@@ -380,23 +382,67 @@ def _finalise(run: SimulationRun) -> None:
     run.finished_at = timezone.now()
 
 
-# What playing a chunk reads of the run.
-_PLAY_FIELDS = ("status", "owner", "engine", "engine_version", "params", "seed", "deck_data")
-_ENDED_CHUNK = (ChunkStatus.DONE, ChunkStatus.SKIPPED)
-# What storing a chunk and finalising read of the run (not its deck data or parameters).
+# What a worker reads of a run once (the run's frozen data, ``run_cache``) and what storing a
+# chunk and finalising read of it (not its deck data or parameters).
+_PLAY_FIELDS = (
+    "public_id",
+    "status",
+    "owner",
+    "engine",
+    "engine_version",
+    "params",
+    "seed",
+    "games",
+    "chunk_size",
+    "deck_data",
+)
 _STORE_FIELDS = ("status", "games", "chunks_total", "chunks_done", "games_done", "worker_seconds")
 
 
+def _run_play(run_id: int) -> RunPlay | None:
+    """The run as this worker plays it: kept from an earlier chunk, or read (one query).
+    None if it is gone or finished, or its engine is not this worker's (the run then fails)."""
+    play = run_play_kept(run_id)
+    if play is not None:
+        return play
+    run = SimulationRun.objects.filter(pk=run_id).only(*_PLAY_FIELDS).first()
+    if run is None or run.is_finished:
+        return None
+    engine = engine_get(run.engine)
+    if engine is None or engine.version != run.engine_version:
+        found = f"v{engine.version}" if engine else "none"
+        error = f"engine {run.engine} v{run.engine_version} not found (this worker: {found})"
+        run_fail(run_id=run_id, error=error, failure=RunFailure.ENGINE_MISSING)
+        return None
+    play = RunPlay(
+        run_id=run_id,
+        public_id=run.public_id,
+        owner_id=run.owner_id,
+        engine=engine,
+        params=run.params,
+        seed=run.seed,
+        games=run.games,
+        chunk_size=run.chunk_size,
+        deck_data=run.deck_data,
+        started=run.status != RunStatus.QUEUED,
+    )
+    run_play_keep(play)
+    return play
+
+
 def _chunk_store(
-    run_id: int, chunk: RunChunk, metrics: Metrics, seconds: float, worker: str
-) -> bool:
+    play: RunPlay, index: int, count: int, metrics: Metrics, seconds: float, worker: str
+) -> tuple[bool, set[int]]:
+    """Store a played chunk and feed the player, in one transaction. Returns whether this call
+    stored it, and the player's runs with an expired lease (to sweep once committed)."""
     with chunk_transaction():  # a store lost in a crash is played again, the same
-        # The run's lock orders this against the other chunks' stores and against a cancel.
-        run = SimulationRun.objects.select_for_update().only(*_STORE_FIELDS).get(pk=run_id)
+        # The run's lock orders this against the other chunks' stores and against a cancel
+        # (which locks the run, then its chunks: so does this).
+        run = SimulationRun.objects.select_for_update().only(*_STORE_FIELDS).get(pk=play.run_id)
         if run.is_finished:
-            return False
+            return False, set()
         stored = (
-            RunChunk.objects.filter(pk=chunk.pk)
+            RunChunk.objects.filter(run_id=play.run_id, index=index)
             .exclude(status=ChunkStatus.DONE)
             .update(
                 status=ChunkStatus.DONE,
@@ -408,68 +454,93 @@ def _chunk_store(
             )
         )
         if not stored:
-            return False  # another delivery of this chunk got there first
+            return False, set()  # another delivery of this chunk got there first
         run.chunks_done += 1
-        run.games_done += chunk.count
+        run.games_done += count
         run.worker_seconds += seconds
         fields = ["chunks_done", "games_done", "worker_seconds"]
         if run.chunks_done == run.chunks_total:
             _finalise(run)
             fields += ["results", "status", "finished_at"]
         run.save(update_fields=fields)
-        return True
+        # The store freed a place among the player's chunks out: fill it (rarely needed, as
+        # the claim filled the queue's; one query when it is not).
+        expired = feed_after_store(owner_id=play.owner_id)
+    return True, expired
+
+
+def _claim(play: RunPlay, index: int, worker: str) -> bool:
+    claimed = chunk_claim(
+        run_id=play.run_id,
+        public_id=play.public_id,
+        index=index,
+        worker=worker,
+        owner_id=play.owner_id,
+        start_run=not play.started,
+    )
+    play.started = True
+    return claimed
 
 
 def run_chunk_execute(*, run_id: int, index: int, worker: str = "") -> bool:
     """Play chunk ``index`` of the run and store it. True if this call completed the chunk;
     False if there was nothing to do (run finished or cancelled, chunk already stored or
-    played by a live worker) or the run ended while it played."""
-    # One query for the chunk and what playing it needs of the run.
-    chunk = (
-        RunChunk.objects.filter(run_id=run_id, index=index)
-        .select_related("run")
-        .only("status", "start", "count", *(f"run__{name}" for name in _PLAY_FIELDS))
-        .first()
-    )
-    if chunk is None or chunk.status in _ENDED_CHUNK or chunk.run.is_finished:
+    played by a live worker) or the run ended while it played.
+
+    Its bookkeeping is two transactions: the claim (which also queues the player's next chunk)
+    and the store (which also finalises the run after its last chunk), plus one read of the
+    run the first time this worker plays one of its chunks."""
+    play = _run_play(run_id)
+    if play is None:
         return False
-    run = chunk.run
     tag = worker_tag(worker)
+    owner_id = play.owner_id
+    stored = False
+    expired: set[int] = set()
     try:
-        engine = engine_get(run.engine)
-        if engine is None or engine.version != run.engine_version:
-            found = f"v{engine.version}" if engine else "none"
-            error = f"engine {run.engine} v{run.engine_version} not found (this worker: {found})"
-            run_fail(run_id=run_id, error=error, failure=RunFailure.ENGINE_MISSING)
+        claimed = _claim(play, index, tag)
+        if not claimed and play.kept:
+            # Kept from an earlier chunk, the run may since have ended, or the id be another
+            # run's (an id rolled back and given again, on SQLite): read it once more.
+            run_play_forget(run_id)
+            again = _run_play(run_id)
+            if again is None or not _claim(again, index, tag):
+                return False
+            play, owner_id, claimed = again, again.owner_id, True
+        if not claimed:
             return False
-        deck = sim_deck_from_json(run.deck_data)
-        if not chunk_claim(chunk_id=chunk.pk, run_id=run_id, worker=tag):
-            return False
-        # The claim emptied the player's place in the queue: fill it for the next free worker.
-        owner_feed(owner_id=run.owner_id)
-        began = time.perf_counter()
-        with lease_kept(chunk_id=chunk.pk, worker=tag) as lease:
-            metrics = run_games(
-                engine,
-                deck,
-                run.params,
-                run_seed=run.seed,
-                start=chunk.start,
-                count=chunk.count,
+        start, count = play.bounds(index)
+        if getattr(connection, "pool", None) is not None and not connection.in_atomic_block:
+            # Back to the pool while the engine plays (free with a pool): the lease's thread
+            # needs a connection too, and a worker may have a pool of one (README).
+            connection.close()
+        # CPU time, not wall time: the cost model sizes chunks by this, and a loaded machine
+        # stretches wall time, which cut chunks smaller and smaller (each starting cold).
+        began = time.thread_time()
+        with lease_kept(run_id=run_id, index=index, worker=tag) as lease:
+            metrics = play_prepared(
+                play.engine,
+                play.prepared(),
+                play.params,
+                run_seed=play.seed,
+                start=start,
+                count=count,
                 on_progress=lease.check,
             )
-        stored = _chunk_store(run_id, chunk, metrics, time.perf_counter() - began, worker)
+        seconds = time.thread_time() - began
+        stored, expired = _chunk_store(play, index, count, metrics, seconds, worker)
     except ChunkAbandoned:
-        stored = False
+        # cancelled (nothing to feed) or taken over: feed in case the player has room now
+        owner_feed(owner_id=owner_id)
     except TRANSIENT_DB_ERRORS:
         raise  # the task retries these (and the chunk's lease lapses if it cannot)
     except Exception as exc:
         # A bug or a time limit: retrying would fail the same way, so the run fails, visibly.
         logger.exception("simulation run %s chunk %s failed", run_id, index)
         run_fail(run_id=run_id, error=f"chunk {index}: {type(exc).__name__}: {exc}")
+        run_play_forget(run_id)
         raise
-    # The next chunk goes to the back of the broker's queue, behind other players' chunks; a
-    # chunk of this run whose worker was lost is put back as soon as its lease has expired.
-    if not run_supervise_after_store(run_id=run_id):
-        owner_feed(owner_id=run.owner_id)
+    # A chunk of this run whose worker was lost is put back as soon as its lease has expired.
+    if expired:
+        runs_supervise(run_ids=sorted(expired))
     return stored

@@ -18,8 +18,9 @@ most messages once; the database says what is left to play.
   the broker's visibility timeout. A chunk whose workers were lost ``MAX_ATTEMPTS`` times fails
   its run, plainly said, rather than killing workers forever.
 
-A message delivered twice, late or after its chunk was put back costs one query: claiming is a
-conditional UPDATE, and storing counts a chunk once (``services._chunk_store``).
+A message delivered twice, late or after its chunk was put back costs a query or three:
+claiming is a conditional UPDATE (and a worker that kept the run reads it once more to be
+sure), and storing counts a chunk once (``services._chunk_store``).
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ import threading
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
 from simulator.models import (
@@ -144,59 +146,104 @@ def chunk_transaction() -> Iterator[None]:
         yield
 
 
-def _pick(owner_id: int, now: datetime) -> list[tuple[int, int]]:
-    """Mark the player's next chunks queued, round-robin over their runs."""
-    with chunk_transaction():
-        # The player's row lock serialises their feeds, so two stores cannot both fill a slot.
-        get_user_model().objects.select_for_update().filter(pk=owner_id).first()
-        runs = list(
-            SimulationRun.objects.filter(owner_id=owner_id, status__in=ACTIVE_STATUSES)
-            .order_by("created_at", "pk")
-            .values_list("pk", flat=True)
+@dataclass
+class _Load:
+    """A player's chunks out and waiting, by run (their active runs with such chunks)."""
+
+    flying: dict[int, int] = field(default_factory=dict)
+    pending: dict[int, int] = field(default_factory=dict)
+    queued: int = 0
+    #: runs with a chunk out whose lease has expired (the sweep's business)
+    expired: set[int] = field(default_factory=set)
+
+    def slots(self) -> int:
+        """How many more chunks the player may have queued now."""
+        out = sum(self.flying.values())
+        return min(chunks_in_flight() - out, chunks_queued_ahead() - self.queued)
+
+    def shares(self, slots: int) -> dict[int, int]:
+        """``slots`` chunks dealt round-robin, the run with the fewest chunks out first (so a
+        new run starts at once), as far as each run has chunks pending."""
+        order = sorted(self.pending, key=lambda run_id: (self.flying.get(run_id, 0), run_id))
+        taken = dict.fromkeys(order, 0)
+        while slots > 0 and any(taken[r] < self.pending[r] for r in order):
+            for run_id in order:
+                if slots > 0 and taken[run_id] < self.pending[run_id]:
+                    taken[run_id] += 1
+                    slots -= 1
+        return {run_id: n for run_id, n in taken.items() if n}
+
+
+def _load(owner_id: int, now: datetime) -> _Load:
+    """One query: the player's pending, queued and running chunks, counted by run."""
+    load = _Load()
+    rows = (
+        RunChunk.objects.filter(
+            run__owner_id=owner_id,
+            run__status__in=ACTIVE_STATUSES,
+            status__in=(ChunkStatus.PENDING, *IN_FLIGHT),
         )
-        if not runs:
-            return []
-        flying: dict[int, int] = defaultdict(int)
-        queued = 0
-        for run_id, status, count in (
-            RunChunk.objects.filter(run_id__in=runs, status__in=IN_FLIGHT)
-            .values_list("run_id", "status")
-            .annotate(n=Count("pk"))
-        ):
-            flying[run_id] += count
-            queued += count if status == ChunkStatus.QUEUED else 0
-        slots = min(chunks_in_flight() - sum(flying.values()), chunks_queued_ahead() - queued)
-        if slots <= 0:
-            return []
-        # the run with the fewest chunks out goes first, so a new run starts at once
-        runs.sort(key=lambda run_id: flying.get(run_id, 0))
-        waiting = {
-            run_id: deque(
-                RunChunk.objects.filter(run_id=run_id, status=ChunkStatus.PENDING)
-                .order_by("index")
-                .values_list("pk", "index")[:slots]
-            )
-            for run_id in runs
-        }
-        picked: list[tuple[int, int, int]] = []
-        while len(picked) < slots and any(waiting.values()):
-            for run_id in runs:
-                if waiting[run_id] and len(picked) < slots:
-                    pk, index = waiting[run_id].popleft()
-                    picked.append((pk, run_id, index))
+        .order_by()
+        .values_list("run_id", "status")
+        .annotate(n=Count("pk"), expired=Count("pk", filter=Q(lease_until__lt=now)))
+    )
+    for run_id, status, count, expired in rows:
+        if status == ChunkStatus.PENDING:
+            load.pending[run_id] = count
+            continue
+        load.flying[run_id] = load.flying.get(run_id, 0) + count
+        load.queued += count if status == ChunkStatus.QUEUED else 0
+        if expired:
+            load.expired.add(run_id)
+    return load
+
+
+def _feed(
+    owner_id: int,
+    now: datetime,
+    *,
+    look_first: bool,
+    on_refused: Callable[[], None] | None = None,
+) -> _Load:
+    """Mark the player's next chunks queued, inside the caller's transaction, and send them
+    once it commits (``_send_on_commit``). Returns what it counted (its runs with expired
+    leases are for the caller's sweep).
+
+    ``look_first``: count without the lock first and stop there when the player has no free
+    slot or nothing pending, as after most stores. That look cannot miss a slot: whoever frees
+    one (a claim, a store, the sweep) feeds after its own change in the same transaction, and
+    the last of them to take the lock sees every change committed before it."""
+    if look_first:
+        seen = _load(owner_id, now)
+        if seen.slots() <= 0 or not seen.pending:
+            return seen
+    # The player's row lock serialises their feeds, so two of them cannot both fill a slot.
+    get_user_model().objects.select_for_update().filter(pk=owner_id).first()
+    load = _load(owner_id, now)
+    slots = load.slots()
+    if slots <= 0 or not load.pending:
+        return load
+    picked = [
+        (pk, run_id, index)
+        for run_id, count in load.shares(slots).items()
+        for pk, index in RunChunk.objects.filter(run_id=run_id, status=ChunkStatus.PENDING)
+        .order_by("index")
+        .values_list("pk", "index")[:count]
+    ]
+    if picked:
         RunChunk.objects.filter(pk__in=[pk for pk, _r, _i in picked]).update(
             status=ChunkStatus.QUEUED, lease_until=now + QUEUE_LEASE
         )
-        return [(run_id, index) for _pk, run_id, index in picked]
+        _send_on_commit([(run_id, index) for _pk, run_id, index in picked], on_refused)
+    return load
 
 
-def owner_feed(*, owner_id: int, on_refused: Callable[[], None] | None = None) -> None:
-    """Queue the player's next chunks, if they have free slots, once the caller commits. If
-    the broker refuses them it is logged (and ``on_refused`` called): their leases expire and
-    a later sweep queues them again."""
-    messages = _pick(owner_id, timezone.now())
-    if not messages:
-        return
+def _send_on_commit(
+    messages: list[tuple[int, int]], on_refused: Callable[[], None] | None = None
+) -> None:
+    """Send the messages once the caller commits (a worker must find the chunks it is sent).
+    If the broker refuses them it is logged (and ``on_refused`` called): their leases expire
+    and a later sweep queues them again."""
 
     def send() -> None:
         try:
@@ -206,8 +253,13 @@ def owner_feed(*, owner_id: int, on_refused: Callable[[], None] | None = None) -
             if on_refused is not None:
                 on_refused()
 
-    # After the caller's commit: a worker must find the chunks it is sent.
     transaction.on_commit(send)
+
+
+def owner_feed(*, owner_id: int, on_refused: Callable[[], None] | None = None) -> None:
+    """Queue the player's next chunks, if they have free slots, once the caller commits."""
+    with chunk_transaction():
+        _feed(owner_id, timezone.now(), look_first=False, on_refused=on_refused)
 
 
 def run_feed_first(*, run_id: int, owner_id: int) -> None:
@@ -311,17 +363,6 @@ def run_supervise_on_read(run: SimulationRun) -> SimulationRun:
     return run
 
 
-def run_supervise_after_store(*, run_id: int) -> bool:
-    """After a worker stores a chunk: sweep the run if one of its leases expired (one query
-    otherwise). True if it swept, which fed the player too."""
-    expired = RunChunk.objects.filter(
-        run_id=run_id, status__in=IN_FLIGHT, lease_until__lt=timezone.now()
-    ).exists()
-    if expired:
-        runs_supervise(run_ids=[run_id])
-    return expired
-
-
 # --- the worker's side -------------------------------------------------------------------------
 
 
@@ -329,17 +370,34 @@ class ChunkAbandoned(Exception):
     """The chunk is no longer this worker's: its run ended, or the sweep gave it away."""
 
 
-def chunk_claim(*, chunk_id: int, run_id: int, worker: str) -> bool:
-    """Take the chunk unless a live worker has it or it is finished (a conditional UPDATE, so
-    of two deliveries one plays). The commit does not wait for the disk: a claim lost in a
-    database crash only means the chunk is queued again."""
+def chunk_claim(
+    *, run_id: int, public_id: str, index: int, worker: str, owner_id: int, start_run: bool
+) -> bool:
+    """Take the chunk unless a live worker has it, it is finished or its run has ended (one
+    conditional UPDATE, so of two deliveries one plays), and fill the place in the player's
+    queue the claim emptied, in the same transaction. ``public_id`` is the run the worker
+    means (an id rolled back and given again is another run). ``start_run``: the run may still
+    be queued, so mark it running (a worker asks once per run; its row is locked first, in the
+    order a cancel locks). The commit does not wait for the disk: a claim lost in a database
+    crash only means the chunk is queued again."""
     now = timezone.now()
     with chunk_transaction():
+        if start_run:
+            SimulationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+                status=RunStatus.RUNNING, started_at=now
+            )
         claimed = (
-            RunChunk.objects.filter(pk=chunk_id)
+            RunChunk.objects.filter(run_id=run_id, index=index)
             .filter(
                 Q(status__in=(ChunkStatus.PENDING, ChunkStatus.QUEUED))
                 | Q(status=ChunkStatus.RUNNING, lease_until__lt=now)
+            )
+            .filter(
+                Exists(
+                    SimulationRun.objects.filter(
+                        pk=run_id, public_id=public_id, status__in=ACTIVE_STATUSES
+                    )
+                )
             )
             .update(
                 status=ChunkStatus.RUNNING,
@@ -349,18 +407,24 @@ def chunk_claim(*, chunk_id: int, run_id: int, worker: str) -> bool:
             )
         )
         if claimed:
-            SimulationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
-                status=RunStatus.RUNNING, started_at=now
-            )
+            _feed(owner_id, now, look_first=False)
     return bool(claimed)
+
+
+def feed_after_store(*, owner_id: int) -> set[int]:
+    """In the transaction that stores a chunk: queue the player's next chunk if the store
+    freed a slot (one query when it did not). Returns the player's runs with an expired
+    lease, which the caller sweeps once it has committed."""
+    return _feed(owner_id, timezone.now(), look_first=True).expired
 
 
 class _Heartbeat(threading.Thread):
     """Renews the chunk's lease while the engine plays; notices a cancel or a takeover."""
 
-    def __init__(self, chunk_id: int, worker: str) -> None:
-        super().__init__(name=f"lease-{chunk_id}", daemon=True)
-        self.chunk_id = chunk_id
+    def __init__(self, run_id: int, index: int, worker: str) -> None:
+        super().__init__(name=f"lease-{run_id}-{index}", daemon=True)
+        self.run_id = run_id
+        self.index = index
         self.worker = worker
         self.finished = threading.Event()
         self.lost = False
@@ -369,7 +433,8 @@ class _Heartbeat(threading.Thread):
         try:
             while not self.finished.wait(HEARTBEAT_SECONDS):
                 renewed = RunChunk.objects.filter(
-                    pk=self.chunk_id,
+                    run_id=self.run_id,
+                    index=self.index,
                     status=ChunkStatus.RUNNING,
                     worker=self.worker,
                     run__status__in=ACTIVE_STATUSES,
@@ -380,7 +445,9 @@ class _Heartbeat(threading.Thread):
         except Exception:
             # A database hiccup: the lease may lapse and the chunk be played twice, which
             # costs time but never changes the results.
-            logger.exception("could not renew the lease of simulation chunk %s", self.chunk_id)
+            logger.exception(
+                "could not renew the lease of simulation chunk %s#%s", self.run_id, self.index
+            )
         finally:
             connection.close()  # this thread's own connection
 
@@ -391,8 +458,8 @@ class _Heartbeat(threading.Thread):
 
 
 @contextmanager
-def lease_kept(*, chunk_id: int, worker: str) -> Iterator[_Heartbeat]:
-    beat = _Heartbeat(chunk_id, worker)
+def lease_kept(*, run_id: int, index: int, worker: str) -> Iterator[_Heartbeat]:
+    beat = _Heartbeat(run_id, index, worker)
     beat.start()
     try:
         yield beat

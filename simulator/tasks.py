@@ -20,8 +20,9 @@ from simulator.supervisor import runs_supervise
 #: long jobs on the default queue (settings.CELERY_TASK_ROUTES sends these here)
 SIMULATION_QUEUE = "simulation"
 
-# A default chunk takes well under a second and the largest allowed (100,000 games) under a
-# minute on the slowest engine; the limits only stop a runaway. The soft one raises inside the
+# A chunk sized by cost takes about half a second; the largest a player may ask for (a million
+# games) about 20 s on the slowest compiled engine and some 200 s on its Python path (5,000
+# games a second); the limits only stop a runaway. The soft one raises inside the
 # chunk, so the run is marked failed; the broker's visibility timeout must stay above both.
 CHUNK_SOFT_TIME_LIMIT = 5 * 60
 CHUNK_TIME_LIMIT = 6 * 60

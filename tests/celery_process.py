@@ -47,10 +47,27 @@ def worker_arguments(name: str, *, beat_schedule: Path | None = None) -> list[st
     return arguments
 
 
+_kernels_on_disk: list[bool] = []
+
+
+def kernels_on_disk() -> None:
+    """The engines' kernels compiled in this process, once a session, before a worker starts:
+    a worker warms them as it starts (simulator/warmup.py) and then loads them from numba's
+    disk cache instead of compiling, which after a kernel changed can take minutes on a loaded
+    machine, longer than a test waits for its worker."""
+    if not _kernels_on_disk:
+        from simulator.warmup import engines_warm
+
+        engines_warm()
+        _kernels_on_disk.append(True)
+
+
 class CeleryProcess:
     """``celery -A decklab <arguments>`` in its own process group, its output in ``log``."""
 
     def __init__(self, arguments: list[str], log: Path, env: dict[str, str]) -> None:
+        if "worker" in arguments:
+            kernels_on_disk()
         environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.settings",

@@ -16,12 +16,16 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.test import Client
 
 from catalog.models import Card, CardSet, Product
+from contributions.models import EDITORS_GROUP
 from decks.services import deck_update
 from games import registry
 from tests.conftest import demo_deck
+from tests.contributions.pages_helpers import contribute_pages
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("committed_catalogs")]
 
@@ -138,13 +142,29 @@ def pages(owner: Any) -> dict[str, str]:
 
 
 def test_every_translated_page_is_japanese_for_a_japanese_reader(
-    owner: Any, owner_client: Client
+    owner: Any, owner_client: Client, friend: Any
 ) -> None:
-    owner_client.cookies["django_language"] = "ja"
+    # the community catalog's pages: every proposal form of every game for the contributor,
+    # and the review pages for a catalog editor (tests/contributions/pages_helpers.py)
+    editor = get_user_model().objects.create_user("editor", "editor@example.test", "x" * 20)
+    editor.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])
+    contribute = contribute_pages(
+        slug=registry.all_games()[0].slug,
+        author=owner,
+        other=friend,
+        decider=editor,
+        every_game=True,
+    )
+    editor_client = Client()
+    editor_client.force_login(editor)
+    visits = [(owner_client, name, url) for name, url in pages(owner).items()]
+    visits += [(owner_client, name, url) for name, url in contribute.player.items()]
+    visits += [(editor_client, name, url) for name, url in contribute.editor.items()]
     untranslated: dict[str, list[str]] = {}
     known = interface_strings() - data_names()
-    for name, url in pages(owner).items():
-        response = owner_client.get(url, follow=True)  # a test hand redirects to its seed
+    for client, name, url in visits:
+        client.cookies["django_language"] = "ja"
+        response = client.get(url, follow=True)  # a test hand redirects to its seed
         assert response.status_code == 200, (name, url, response.status_code)
         html = response.content.decode()
         assert '<html lang="ja"' in html, name

@@ -28,7 +28,7 @@ from catalog.api.filters import (
 )
 from catalog.demo import real_printings_only
 from catalog.filters import CardFilterBase, real_first, sort_cards
-from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem
+from catalog.models import Card, CardSet, Game, Printing, Product, ProductItem, listed
 from catalog.query.compile import SearchContext, compile_query, order_cards
 from catalog.spec import all_games, get_game
 
@@ -56,7 +56,7 @@ def _count(
 
 
 def _public_cards() -> QuerySet[Card]:
-    return Card.objects.filter(owner__isnull=True)
+    return Card.objects.listed()
 
 
 def _public_sets() -> QuerySet[CardSet]:
@@ -64,12 +64,12 @@ def _public_sets() -> QuerySet[CardSet]:
 
 
 def _public_printings() -> QuerySet[Printing]:
-    return Printing.objects.filter(card__owner__isnull=True, card_set__owner__isnull=True)
+    return Printing.objects.filter(listed("card__"), card_set__owner__isnull=True)
 
 
 def _public_items() -> QuerySet[ProductItem]:
     return ProductItem.objects.filter(
-        printing__card__owner__isnull=True, printing__card_set__owner__isnull=True
+        listed("printing__card__"), printing__card_set__owner__isnull=True
     )
 
 

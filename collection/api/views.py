@@ -658,7 +658,7 @@ class WishlistApi(CollectionApiView, generics.ListAPIView[WishlistItem]):
         given.is_valid(raise_exception=True)
         data = given.validated_data
         game = _game(data["game"])
-        card = Card.objects.filter(game=game, code=data["card"], owner__isnull=True).first()
+        card = Card.objects.listed().filter(game=game, code=data["card"]).first()
         if card is None:
             raise ValidationError(
                 {"card": [UNKNOWN_CARD % {"game": game.name, "code": data["card"]}]}

@@ -232,7 +232,7 @@ class _Catalog:
 
     def _public_cards(self) -> QuerySet[Card]:
         # no ordering: the model's sorts by the game's order through a join nobody needs here
-        return Card.objects.filter(game=self.game, owner__isnull=True).order_by()
+        return Card.objects.listed().filter(game=self.game).order_by()
 
     def load(self, *, codes: set[str], names: set[str]) -> None:
         """Read the cards named by ``codes`` (any case) and ``names`` (compared by

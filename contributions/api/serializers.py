@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from contributions.merge_revert import public_before
 from contributions.models import CatalogChange, ObjectKind, Proposal, ProposalEvent
 
 #: a sheet (CSV text) is at most this long, as the pages accept (contributions.sheet checks it)
@@ -241,6 +242,11 @@ class ChangeOutputSerializer(serializers.Serializer[CatalogChange]):
     at = serializers.DateTimeField()
     reverts = serializers.IntegerField(source="reverts_id", allow_null=True)
     reverted_by = serializers.IntegerField(source="reverted_by_id", allow_null=True)
+
+    def to_representation(self, instance: CatalogChange) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        data["before"] = public_before(data["before"])  # never a merge's moved rows
+        return data
 
 
 class ApprovalOutputSerializer(serializers.Serializer[Any]):

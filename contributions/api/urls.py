@@ -4,45 +4,51 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from contributions.api import views
+from contributions.api import history, merges, proposals, review, sheets
 
 app_name = "contributions-api"
 
 urlpatterns: list[URLPattern] = [
-    path("proposals/", views.ProposalCollectionApi.as_view(), name="proposal-list"),
-    path("proposals/<int:proposal_id>/", views.ProposalDetailApi.as_view(), name="proposal-detail"),
+    path("proposals/", proposals.ProposalCollectionApi.as_view(), name="proposal-list"),
+    path(
+        "proposals/<int:proposal_id>/",
+        proposals.ProposalDetailApi.as_view(),
+        name="proposal-detail",
+    ),
     path(
         "proposals/<int:proposal_id>/withdraw/",
-        views.ProposalWithdrawApi.as_view(),
+        proposals.ProposalWithdrawApi.as_view(),
         name="proposal-withdraw",
     ),
     path(
         "proposals/<int:proposal_id>/resubmit/",
-        views.ProposalResubmitApi.as_view(),
+        proposals.ProposalResubmitApi.as_view(),
         name="proposal-resubmit",
     ),
     path(
         "proposals/<int:proposal_id>/approve/",
-        views.ProposalApproveApi.as_view(),
+        review.ProposalApproveApi.as_view(),
         name="proposal-approve",
     ),
     path(
         "proposals/<int:proposal_id>/reject/",
-        views.ProposalRejectApi.as_view(),
+        review.ProposalRejectApi.as_view(),
         name="proposal-reject",
     ),
-    path("proposals/<int:proposal_id>/ask/", views.ProposalAskApi.as_view(), name="proposal-ask"),
-    path("review/<slug:game>/", views.ReviewQueueApi.as_view(), name="review-queue"),
+    path("proposals/<int:proposal_id>/ask/", review.ProposalAskApi.as_view(), name="proposal-ask"),
+    path("review/<slug:game>/", review.ReviewQueueApi.as_view(), name="review-queue"),
     path(
         "games/<slug:game>/sheet-template/",
-        views.SheetTemplateApi.as_view(),
+        sheets.SheetTemplateApi.as_view(),
         name="sheet-template",
     ),
-    path("games/<slug:game>/sheet-check/", views.SheetCheckApi.as_view(), name="sheet-check"),
+    path("games/<slug:game>/sheet-check/", sheets.SheetCheckApi.as_view(), name="sheet-check"),
     path(
         "games/<slug:game>/cards/<slug:code>/history/",
-        views.CardHistoryApi.as_view(),
+        history.CardHistoryApi.as_view(),
         name="card-history",
     ),
-    path("changes/<int:change_id>/revert/", views.ChangeRevertApi.as_view(), name="change-revert"),
+    path("changes/<int:change_id>/revert/", review.ChangeRevertApi.as_view(), name="change-revert"),
+    path("games/<slug:game>/merges/", merges.MergeCollectionApi.as_view(), name="merge-list"),
+    path("merges/<int:change_id>/revert/", merges.MergeRevertApi.as_view(), name="merge-revert"),
 ]

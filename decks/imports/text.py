@@ -101,7 +101,8 @@ def visible_cards(*, game: Game, user: Any = None) -> QuerySet[Card]:
     mine = Q(owner__isnull=True)
     if user is not None and getattr(user, "is_authenticated", False):
         mine |= Q(owner=user)
-    return Card.objects.filter(game=game).filter(mine)
+    # a card withdrawn from the catalog is not found again (decks that hold it keep it)
+    return Card.objects.filter(game=game, withdrawn_at__isnull=True).filter(mine)
 
 
 class CardIndex:

@@ -27,6 +27,9 @@ class CardFacts:
     copy_limit: int | None = None
     #: every printing of the card (a game may ask whom or what the card was printed for)
     printings: tuple[PrintingFacts, ...] = ()
+    #: taken out of the catalog (a reverted proposal), and why: the deck keeps the card
+    withdrawn: bool = False
+    withdrawn_note: str = ""
 
     def name(self, language: str) -> str:
         if language.startswith("ja"):

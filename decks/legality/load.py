@@ -36,6 +36,8 @@ def card_facts_for(cards: Iterable[Card]) -> dict[int, CardFacts]:
             attributes=card.attributes,
             copy_limit=card.copy_limit,
             printings=tuple(printings[card.pk]),
+            withdrawn=card.withdrawn_at is not None,
+            withdrawn_note=card.withdrawn_note,
         )
         for card in cards
     }

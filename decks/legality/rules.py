@@ -278,9 +278,31 @@ class ExactlyOneOfType:
         ]
 
 
+def _withdrawn(card: CardFacts, entry: EntryFacts, cite: Cite) -> Problem:
+    """A card the catalog no longer lists: the deck keeps it, and says so (with the catalog's
+    note, as written) until the player replaces it."""
+    if card.withdrawn_note:
+        message = Text(
+            _("%(card)s was withdrawn from the catalog: %(note)s"),
+            {"note": card.withdrawn_note},
+            {"card": card},
+        )
+    else:
+        message = Text(_("%(card)s was withdrawn from the catalog."), {}, {"card": card})
+    return Problem(
+        code="withdrawn-card",
+        severity=Severity.ERROR,
+        cite=cite,
+        message=message,
+        fix=Text(_("Replace %(card)s with a card of the catalog."), {}, {"card": card}),
+        cards=(card,),
+        zone=entry.zone,
+    )
+
+
 def common_problems(deck: DeckFacts, rules: DeckRules, cite: Cite) -> list[Problem]:
-    """Every game: a card of another game, an unknown zone, a card type the zone does not
-    take, a quantity below 1 (or above the bound)."""
+    """Every game: a card of another game, a card withdrawn from the catalog, an unknown
+    zone, a card type the zone does not take, a quantity below 1 (or above the bound)."""
     problems: list[Problem] = []
     for entry in deck.entries:
         card = entry.card
@@ -301,6 +323,8 @@ def common_problems(deck: DeckFacts, rules: DeckRules, cite: Cite) -> list[Probl
                 )
             )
             continue
+        if card.withdrawn:
+            problems.append(_withdrawn(card, entry, cite))
         zone = rules.zone(entry.zone)
         if zone is None:
             problems.append(

@@ -39,18 +39,25 @@ pay for while it can; then attack. Re-placing takes from the bench or the hand f
 (``replace_from``). Soul charge from hand (``soul_charge_from``) spends the least useful card:
 traps and terrain (never played here) first, then the most expensive trump; never a unit.
 
-The engine's modules (pure Python, no Django):
+The engine's modules (pure Python and numpy, no Django):
   * ``engine.py``: ``MattsanEngine`` (its parameters, assumptions, what it does not model, the
     digest lines it cites, the policy's ``choose``, the fast ``play``) and ``ENGINE``;
   * ``constants.py``: zone sizes, card kinds, actions, phases, damage targets;
   * ``prepared.py``: ``MattsanPrepared``, the per-card integer tables ``prepare`` builds;
   * ``state.py``: ``MattsanState``, the state API and the mechanics both paths share;
-  * ``metrics.py``: the measures' names (stable, read by the Django side) and ``record_game``;
+  * ``metrics.py``: the measures' names (stable, read by the Django side), ``record_game`` and
+    ``BatchTally`` (a batch's measures added up once);
+  * ``kernel.py``: the compiled batch kernel (numba) and its arrays;
   * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand.
 
-Speed: ``prepare`` builds per-card integer tables; the fast ``play`` drives the same state
-mechanics as the state API with the policy inlined and no legality checks or text unless a
-transcript is wanted (the tests compare both, transcripts and metrics, seed by seed).
+Speed: ``prepare`` builds per-card integer tables (and the same as numpy arrays for the
+kernel); the fast ``play`` drives the same state mechanics as the state API with the policy
+inlined and no legality checks or text unless a transcript is wanted (the tests compare both,
+transcripts and metrics, seed by seed). A game's deck is dealt from counter-based keys
+(``simulator/engine/deal.py``; version 2: the same seed deals other games than the version 1
+shuffle did). A worker's batch (``play_games``) runs the compiled kernel (``kernel.py``,
+numba); where it cannot, the Python batch path plays the fast loop and adds the measures up
+once per batch (``metrics.BatchTally``) instead of once per game. See docs/engines/mattsan.md.
 """
 
 from __future__ import annotations
@@ -58,7 +65,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.mattsan import GAME
+import numpy as np
+
+from games.mattsan import GAME, kernel
 from games.mattsan.constants import (
     ATTACK,
     BENCH_SLOTS,
@@ -88,17 +97,21 @@ from games.mattsan.metrics import (
     M_TURN_LIMIT,
     M_WIN_DECK_OUT,
     M_WIN_LINE_UP,
+    BatchTally,
     record_game,
 )
 from games.mattsan.plan import PlanStep, hand_plan
 from games.mattsan.prepared import MattsanPrepared, build_prepared
 from games.mattsan.schedule import SCHEDULE
 from games.mattsan.state import MattsanState
+from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
+from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
+from simulator.engine.rng import dealt_order
 
 __all__ = ["ENGINE", "GAME_SLUG", "MattsanEngine", "PlanStep", "hand_plan"]
 
@@ -142,7 +155,8 @@ _ORDERS = (
 
 class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
     slug = GAME_SLUG
-    version = 1
+    #: 2: counter-based deals (simulator/engine/deal.py) instead of shuffling the generator
+    version = 2
     assumptions = ASSUMPTIONS
     schedule = SCHEDULE
     max_turns = 60
@@ -419,9 +433,7 @@ class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
     def new_game(
         self, prepared: MattsanPrepared, params: dict[str, Any], rng: random.Random
     ) -> MattsanState:
-        deck = list(prepared.pile)
-        rng.shuffle(deck)  # the game's one chance step
-        return MattsanState(prepared, deck)
+        return MattsanState(prepared, _deal(prepared, rng))
 
     def choose(self, state: MattsanState) -> Action:
         if state.phase == P_START:
@@ -455,39 +467,92 @@ class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
     ) -> None:
         """The policy's game with the choices inlined and no legality checks: the same game
         as ``new_game`` + ``choose`` + ``apply`` (the tests compare them seed by seed)."""
-        deck = list(prepared.pile)
-        rng.shuffle(deck)  # the game's one chance step
-        state = MattsanState(prepared, deck)
-        log = transcript is not None
-        out = transcript.append if transcript is not None else None
-        fill = prepared.fill_bench
-        while True:
-            line = state.start_turn(log)
-            if out is not None:
-                out(line)
-            if state.phase == P_OVER:
-                break
-            while True:
-                unit = state.best_unit()
-                if unit >= 0 and (state.field < 0 or (fill and len(state.bench) < BENCH_SLOTS)):
-                    line = state.place(unit, log)
-                else:
-                    trump = state.best_trump()
-                    if trump < 0:
-                        break
-                    line = state.cast(trump, log)
-                if out is not None:
-                    out(line)
-                if state.phase == P_OVER:
-                    break
-            if state.phase == P_OVER:
-                break
-            line = state.end_turn(log)
-            if out is not None:
-                out(line)
-            if state.phase == P_OVER:
-                break
+        state = MattsanState(prepared, _deal(prepared, rng))
+        _play(state, transcript.append if transcript is not None else None)
         self.record(state, metrics)
+
+    def play_games(
+        self,
+        prepared: MattsanPrepared,
+        params: dict[str, Any],
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Metrics:
+        """A worker's batch: the compiled kernel (``kernel.py``) where numba runs, else the
+        Python batch path; both play the games ``play`` plays (the tests compare them)."""
+        p = prepared
+        if compiled.available():
+            totals = kernel.batch_totals(p.tables, run_seed, start, count)
+            return kernel.metrics_of(
+                totals, p.soul_keys, p.trump_keys, p.trumps_keys, p.no_unit_keys
+            )
+        compiled.fallback_notice(self.slug)
+        return python_batch(p, run_seed, start, count)
+
+    def warm(self) -> None:
+        """Compile the kernel, or load it from numba's on-disk cache, on the golden deck."""
+        if not compiled.available():
+            return
+        from games.mattsan.golden import GOLDEN_DECK
+
+        kernel.warm(self.prepare(GOLDEN_DECK, {}).tables)
+
+
+def _deal(p: MattsanPrepared, rng: random.Random) -> list[int]:
+    """The game's deck, top first: its one chance step, the counter-based deal of the game
+    ``rng`` belongs to (``simulator.engine.rng.dealt_order``)."""
+    pile = p.pile
+    return [pile[i] for i in dealt_order(rng, len(pile))]
+
+
+def python_batch(p: MattsanPrepared, run_seed: int, start: int, count: int) -> Metrics:
+    """The Python batch path (the kernel's fallback): every deck of the batch dealt at once
+    (``deal_orders``), each game played by the fast loop, the measures added up once for the
+    batch (``BatchTally``)."""
+    if count <= 0:
+        return Metrics()
+    orders = deal_orders(run_seed, start, count, len(p.pile))
+    decks = np.asarray(p.pile, dtype=np.intp)[orders].tolist()
+    tally = BatchTally(p)
+    add = tally.add
+    for deck in decks:
+        state = MattsanState(p, deck)
+        _play(state, None)
+        add(state)
+    return tally.metrics(count)
+
+
+def _play(state: MattsanState, out: Any) -> None:
+    """The policy's game to its end with the choices inlined and no legality checks: the
+    same game as ``new_game`` + ``choose`` + ``apply``; ``out`` takes the transcript lines
+    (None: no text is made)."""
+    log = out is not None
+    fill = state.prepared.fill_bench
+    while True:
+        line = state.start_turn(log)
+        if out is not None:
+            out(line)
+        if state.phase == P_OVER:
+            return
+        while True:
+            unit = state.best_unit()
+            if unit >= 0 and (state.field < 0 or (fill and len(state.bench) < BENCH_SLOTS)):
+                line = state.place(unit, log)
+            else:
+                trump = state.best_trump()
+                if trump < 0:
+                    break
+                line = state.cast(trump, log)
+            if out is not None:
+                out(line)
+            if state.phase == P_OVER:
+                return
+        line = state.end_turn(log)
+        if out is not None:
+            out(line)
+        if state.phase == P_OVER:
+            return
 
 
 ENGINE = MattsanEngine()

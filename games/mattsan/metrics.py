@@ -17,11 +17,14 @@ finished game adds to them (pure Python).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
+from simulator.engine.metrics import Metrics
+
 if TYPE_CHECKING:
+    from games.mattsan.prepared import MattsanPrepared
     from games.mattsan.state import MattsanState
-    from simulator.engine.metrics import Metrics
 
 # Outcomes = metric names (one per game)
 M_WIN_LINE_UP = "win_line_up_defeated"
@@ -101,3 +104,80 @@ def record_game(state: MattsanState, metrics: Metrics) -> None:
         squares[key] += square
     for key in p.trump_keys[played:]:
         counts[key] += last_cast > 0
+
+
+class BatchTally:
+    """A batch's measures for the Python batch path, kept in plain ints, lists and Counters
+    while the games run and turned into ``Metrics`` once: the same numbers ``record_game``
+    adds game by game (the tests compare them), without some 120 Counter updates a game.
+    Per-turn values are tallied by pattern: most games share their soul charge curve."""
+
+    def __init__(self, prepared: MattsanPrepared) -> None:
+        self.p = prepared
+        self.ends: Counter[tuple[str, int]] = Counter()  # (outcome, last turn)
+        self.simultaneous = 0
+        self.first_trumps: list[int] = []
+        self.defeated: list[int] = []
+        self.drawn: list[int] = []
+        self.soul_drawn: list[int] = []
+        self.no_unit_turns: list[int] = []
+        self.souls: Counter[tuple[int, ...]] = Counter()
+        self.casts: Counter[tuple[int, ...]] = Counter()
+
+    def add(self, state: MattsanState) -> None:
+        self.ends[state.outcome, state.turn] += 1
+        self.simultaneous += state.simultaneous
+        if state.first_trump:
+            self.first_trumps.append(state.first_trump)
+        self.defeated.append(state.dummy_defeated)
+        self.drawn.append(state.drawn)
+        self.soul_drawn.append(state.soul_drawn)
+        self.no_unit_turns += state.no_unit_turns
+        self.souls[tuple(state.souls)] += 1
+        self.casts[tuple(state.casts)] += 1
+
+    def metrics(self, games: int) -> Metrics:
+        m = Metrics(games=games)
+        if not games:
+            return m
+        p = self.p
+        counts, sums, squares = m.counts, m.sums, m.squares
+        for name in OUTCOMES:
+            counts[name] = 0
+        turns = {M_WIN_LINE_UP: M_DEFEAT_TURN, M_LOSS_DECK_OUT: M_DECK_OUT_TURN}
+        turns[M_LOSS_NO_UNIT] = M_NO_UNIT_TURN
+        for (outcome, turn), n in self.ends.items():
+            counts[outcome] += n
+            if outcome in turns:
+                m.observe(turns[outcome], turn, n)
+        counts[M_SIMULTANEOUS] = self.simultaneous
+        if self.first_trumps:
+            m.histograms[M_FIRST_TRUMP] = Counter(self.first_trumps)
+        for name, values in (
+            (M_DUMMY_DEFEATED, self.defeated),
+            (M_DRAWN, self.drawn),
+            (M_SOUL_DRAWN, self.soul_drawn),
+        ):
+            sums[name] = sum(values)
+            squares[name] = sum(v * v for v in values)
+        for turn, n in sorted(Counter(self.no_unit_turns).items()):
+            counts[p.no_unit_keys[turn - 1]] = n
+        width = p.max_turns
+        for key in p.soul_keys:
+            sums[key] = squares[key] = 0
+        for pattern, n in self.souls.items():
+            padded = pattern + (pattern[-1],) * (width - len(pattern))
+            for key, soul in zip(p.soul_keys, padded, strict=True):
+                sums[key] += soul * n
+                squares[key] += soul * soul * n
+        for key in p.trumps_keys:
+            sums[key] = squares[key] = 0
+        for key in p.trump_keys:
+            counts[key] = 0
+        for pattern, n in self.casts.items():
+            padded = pattern + (pattern[-1],) * (width - len(pattern))
+            for key, any_key, cast in zip(p.trumps_keys, p.trump_keys, padded, strict=True):
+                sums[key] += cast * n
+                squares[key] += cast * cast * n
+                counts[any_key] += n if cast else 0
+        return m

@@ -1,12 +1,14 @@
 """What every game of a Mattsan run shares: per-card integer tables and the cleaned
-parameters, built once by ``MattsanEngine.prepare`` (pure Python)."""
+parameters, built once by ``MattsanEngine.prepare``, with the same tables as the compiled
+kernel's numpy arrays (``kernel.KernelTables``), so a worker builds them once per run."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from games.mattsan import kernel
 from games.mattsan.constants import DUMMY_SLOTS, K_OTHER, K_TRUMP, K_UNIT, TRUMP_TARGETS
 from games.mattsan.metrics import (
     M_NO_UNIT_PREFIX,
@@ -57,6 +59,8 @@ class MattsanPrepared:
     soul_keys: tuple[str, ...]
     trump_keys: tuple[str, ...]
     trumps_keys: tuple[str, ...]
+    #: the same tables as the compiled kernel's arrays (not compared: numpy arrays)
+    tables: kernel.KernelTables = field(compare=False, repr=False)
 
 
 def _int(raw: Any) -> int:
@@ -107,37 +111,78 @@ def build_prepared(deck: SimDeck, v: dict[str, Any]) -> MattsanPrepared:
     on_dummy, on_us = TRUMP_TARGETS[v["trump_target"]]
     max_turns = int(v["max_turns"])
     turns = range(1, max_turns + 1)
+    pile = tuple(deck.pile())
+    ranks = {
+        name: tuple(table.get(i, 0) for i in indexes)
+        for name, table in (
+            ("unit_rank", unit_rank),
+            ("trump_rank", trump_rank),
+            ("charge_rank", charge_rank),
+        )
+    }
+    line_up = tuple(int(v[f"dummy_hp_{slot}"]) for slot in range(1, DUMMY_SLOTS + 1))
+    settings = {
+        kernel.S_OPENING: int(v["opening"]),
+        kernel.S_SOUL_CHARGE: int(v["soul_charge"]),
+        kernel.S_CHARGE_FROM_HAND: int(v["soul_charge_from"] == "hand"),
+        kernel.S_SOUL_UNTAPS: int(bool(v["soul_untaps"])),
+        kernel.S_SOUL_DRAW: int(v["soul_draw"]),
+        kernel.S_ATTACK_DAMAGE: int(v["attack_damage"]),
+        kernel.S_TRUMP_DAMAGE: int(v["trump_damage"]),
+        kernel.S_TRUMP_ON_DUMMY: on_dummy,
+        kernel.S_TRUMP_ON_US: on_us,
+        kernel.S_DUMMY_SOUL: int(v["dummy_soul"]),
+        kernel.S_DUMMY_DECK: int(v["dummy_deck"]),
+        kernel.S_DUMMY_DAMAGE: int(v["dummy_damage"]),
+        kernel.S_WAIT_FOR_UNIT: int(v["opening_without_unit"] == "wait"),
+        kernel.S_FILL_BENCH: int(bool(v["fill_bench"])),
+        kernel.S_REPLACE_FROM_BENCH: int(v["replace_from"] == "bench"),
+        kernel.S_MAX_TURNS: max_turns,
+    }
+    setting = tuple(settings[k] for k in range(kernel.SETTINGS))
     return MattsanPrepared(
         deck=deck,
-        pile=tuple(deck.pile()),
+        pile=pile,
         names=tuple(c.name for c in cards),
         kind=kinds,
         hp=hp,
         soul=soul,
         cost=cost,
-        unit_rank=tuple(unit_rank.get(i, 0) for i in indexes),
-        trump_rank=tuple(trump_rank.get(i, 0) for i in indexes),
-        charge_rank=tuple(charge_rank.get(i, 0) for i in indexes),
-        opening=int(v["opening"]),
-        soul_charge=int(v["soul_charge"]),
-        charge_from_hand=v["soul_charge_from"] == "hand",
-        soul_untaps=bool(v["soul_untaps"]),
-        soul_draw=int(v["soul_draw"]),
-        attack_damage=int(v["attack_damage"]),
-        trump_damage=int(v["trump_damage"]),
+        unit_rank=ranks["unit_rank"],
+        trump_rank=ranks["trump_rank"],
+        charge_rank=ranks["charge_rank"],
+        opening=setting[kernel.S_OPENING],
+        soul_charge=setting[kernel.S_SOUL_CHARGE],
+        charge_from_hand=bool(setting[kernel.S_CHARGE_FROM_HAND]),
+        soul_untaps=bool(setting[kernel.S_SOUL_UNTAPS]),
+        soul_draw=setting[kernel.S_SOUL_DRAW],
+        attack_damage=setting[kernel.S_ATTACK_DAMAGE],
+        trump_damage=setting[kernel.S_TRUMP_DAMAGE],
         trump_on_dummy=on_dummy,
         trump_on_us=on_us,
-        dummy_line_up=tuple(int(v[f"dummy_hp_{slot}"]) for slot in range(1, DUMMY_SLOTS + 1)),
-        dummy_soul=int(v["dummy_soul"]),
-        dummy_deck=int(v["dummy_deck"]),
-        dummy_damage=int(v["dummy_damage"]),
-        wait_for_unit=v["opening_without_unit"] == "wait",
+        dummy_line_up=line_up,
+        dummy_soul=setting[kernel.S_DUMMY_SOUL],
+        dummy_deck=setting[kernel.S_DUMMY_DECK],
+        dummy_damage=setting[kernel.S_DUMMY_DAMAGE],
+        wait_for_unit=bool(setting[kernel.S_WAIT_FOR_UNIT]),
         highest_first=sign > 0,
-        fill_bench=bool(v["fill_bench"]),
-        replace_from_bench=v["replace_from"] == "bench",
+        fill_bench=bool(setting[kernel.S_FILL_BENCH]),
+        replace_from_bench=bool(setting[kernel.S_REPLACE_FROM_BENCH]),
         max_turns=max_turns,
         no_unit_keys=tuple(turn_key(M_NO_UNIT_PREFIX, t) for t in turns),
         soul_keys=tuple(turn_key(M_SOUL_PREFIX, t) for t in turns),
         trump_keys=tuple(turn_key(M_TRUMP_PREFIX, t) for t in turns),
         trumps_keys=tuple(turn_key(M_TRUMPS_PREFIX, t) for t in turns),
+        tables=kernel.build_tables(
+            pile=pile,
+            kind=kinds,
+            hp=hp,
+            soul=soul,
+            cost=cost,
+            unit_rank=ranks["unit_rank"],
+            trump_rank=ranks["trump_rank"],
+            charge_rank=ranks["charge_rank"],
+            line_up=line_up,
+            setting=setting,
+        ),
     )

@@ -7,6 +7,10 @@ from __future__ import annotations
 HAND_SIZE = 6  # monster-hunter.md:45 (hand must end <= 6, then draw back up to 6)
 TARGET_HR = 20  # monster-hunter.md:41
 RETIRE_AT = 3  # monster-hunter.md:41: a player retires at the 3rd retreat
+#: a retreat's reshuffle is dealt as game ``index + retreat * RESHUFFLE_STRIDE`` of the run
+#: (simulator/engine/deal.py): an index no run reaches (runs have at most 10**6 games), so
+#: reshuffles never repeat a game's deal and the Python path and the kernel deal them alike
+RESHUFFLE_STRIDE = 1 << 40
 HUNTER_ZONE = "hunter"  # games/monster_hunter/deck.py: the hunter beside the deck
 
 # Card kinds (catalog/games/monster_hunter.py card types).

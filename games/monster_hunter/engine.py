@@ -41,10 +41,14 @@ give +1 defence each for the turn (line 57, seed 254); damage beyond defence mil
 cards from the deck (line 58).
 
 The policy (every choice the digest leaves to the player is a parameter):
-  * hand phase: ``discard_policy`` -- "dead" discards cards the engine can never use now (items
-    whose icons do not match, weapons that can neither be discarded for attack nor upgrade the
-    equipped one, monsters when the sheet is full); "none" keeps everything; "dig" keeps only
-    monsters that can still be placed;
+  * hand phase: ``discard_policy`` -- "dead" discards every card the hunter can never use in
+    this game (``policy.dead_card``): monsters beyond the free slots of the sheet (ours never
+    leave it), and, as there is a hunt only in the training ground, items, weapon cards for
+    attack and armor for defence without a line-up; items whose icons do not match or that
+    have no effect; weapons and armor that are no upgrade or can never be paid for (without
+    material, only a trade-in pays). In the plain goldfish (no line-up, no material) only
+    monsters are of use. "none" keeps everything; "dig" keeps only the monsters that can
+    still be placed (as many as the free slots, the sturdiest first);
   * placement: the monster with the highest HP (then rank) whenever one can be placed;
   * move: to the area of the best monster the hunter can slay this turn (``hunt_policy``),
     else to the area with the least face-up attack;
@@ -69,9 +73,22 @@ The engine's modules (pure Python, no Django):
   * ``metrics.py``: the measures' names and ``record_game``;
   * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand.
 
+Deals: a game's deck is dealt from counter-based keys (``simulator/engine/deal.py``), and the
+r-th reshuffle after a retreat is the same deal of game ``index + r * RESHUFFLE_STRIDE``
+(version 2: the same seed deals other games than the version 1 shuffle did).
+
 Speed: ``prepare`` turns the deck into integer tables; ``play`` drives the same state methods
 as ``apply`` but without the legality check and without building transcript text, so both play
-exactly the same games (the tests compare them seed by seed).
+exactly the same games (the tests compare them seed by seed). A worker's batch
+(``play_games``) runs the compiled kernel (``kernel.py``, numba) on the same tables as arrays;
+where it cannot, the Python batch path (``python_batch``) plays the fast loop. The kernel
+plays the state API's games (``tests/games/monster_hunter/test_kernel.py``); see
+docs/engines/monster_hunter.md.
+
+Version 2 (issue 22): the counter-based deal, and the hand policy fixed: "dead" counts every
+card the hunter can never use as dead (before, weapons, armor and matching items were kept in
+the plain goldfish, where none can be used, and hands clogged); "dig" (and "dead") keep only
+the monsters that can still be placed, not every monster while a slot is free.
 """
 
 from __future__ import annotations
@@ -79,7 +96,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.monster_hunter import GAME
+import numpy as np
+
+from games.monster_hunter import GAME, kernel
 from games.monster_hunter.constants import HUNTER_ZONE, NO_LINEUP, UNIFORM, Action
 from games.monster_hunter.metrics import (
     M_ARMOR_TURN,
@@ -108,11 +127,14 @@ from games.monster_hunter.policy import policy_action
 from games.monster_hunter.prepared import MonsterHunterPrepared, build_prepared
 from games.monster_hunter.schedule import SCHEDULE
 from games.monster_hunter.state import MonsterHunterState
+from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
+from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
+from simulator.engine.rng import GameRng, dealt_order
 
 __all__ = ["ENGINE", "GAME_SLUG", "MonsterHunterEngine", "PlanStep", "hand_plan"]
 
@@ -131,7 +153,7 @@ CITED_LINES += (59, 60, 61, 63, 64, 65, 68)
 
 class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
     slug = GAME_SLUG
-    version = 1
+    version = 2
     schedule = SCHEDULE
     max_turns = 60
     params = ParamSpec(
@@ -158,11 +180,12 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
                     ("dig", N_("All but placeable monsters")),
                 ),
                 help=N_(
-                    "Which cards to discard before drawing back up to 6: dead cards (items "
-                    "the hunter cannot use, weapons it can neither discard nor upgrade to, "
-                    "monsters when the sheet is full), nothing, or everything except "
-                    "monsters that can still be placed. Discarding digs deeper but brings "
-                    "the deck-out (a retreat) sooner."
+                    "Which cards to discard before drawing back up to 6: dead cards (every "
+                    "card the hunter can never use in this game: without a training line-up "
+                    "there is no hunt, so items are never used, weapons and armor only when "
+                    "they can be equipped; monsters beyond the free slots of your sheet), "
+                    "nothing, or everything except monsters that can still be placed. "
+                    "Discarding digs deeper but brings the deck-out (a retreat) sooner."
                 ),
             ),
             Param(
@@ -420,10 +443,13 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
     def new_game(
         self, prepared: MonsterHunterPrepared, params: dict[str, Any], rng: random.Random
     ) -> MonsterHunterState:
-        deck = list(prepared.pile)
-        rng.shuffle(deck)  # the game's chance step; retreats reshuffle from ``seed``
-        deck.reverse()  # drawn from the end: the shuffle's first card comes first
-        return MonsterHunterState(prepared, deck, rng.getrandbits(62))
+        # the game's chance step: the counter-based deal of game (run seed, index), which
+        # the compiled kernel deals too; retreats reshuffle from the same two numbers
+        pile = prepared.pile
+        order = dealt_order(rng, len(pile))
+        deck = [pile[i] for i in reversed(order)]  # drawn from the end: the top card last
+        assert isinstance(rng, GameRng)  # dealt_order refuses any other generator
+        return MonsterHunterState(prepared, deck, rng.run_seed, rng.index)
 
     def choose(self, state: MonsterHunterState) -> Action:
         return policy_action(state)
@@ -452,6 +478,50 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
                 step(policy_action(state), log)
                 transcript.append("; ".join(log))
         record_game(state, metrics)
+
+    def play_games(
+        self,
+        prepared: MonsterHunterPrepared,
+        params: dict[str, Any],
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Metrics:
+        """A worker's batch: the compiled kernel (``kernel.py``) where numba runs, else the
+        Python batch path; both play the games ``play`` plays (the tests compare them)."""
+        p = prepared
+        if compiled.available():
+            totals = kernel.batch_totals(p.tables, run_seed, start, count)
+            return kernel.metrics_of(totals, p.hr_keys, p.placed_keys)
+        compiled.fallback_notice(self.slug)
+        return python_batch(p, run_seed, start, count)
+
+    def warm(self) -> None:
+        """Compile the kernel, or load it from numba's on-disk cache, on the golden deck."""
+        if not compiled.available():
+            return
+        from games.monster_hunter.golden import GOLDEN_DECK
+
+        kernel.warm(self.prepare(GOLDEN_DECK, {"lineup": "mixed"}).tables)
+
+
+def python_batch(p: MonsterHunterPrepared, run_seed: int, start: int, count: int) -> Metrics:
+    """The Python batch path (the kernel's fallback): every deck of the batch dealt at once
+    (``deal_orders``, as ``new_game`` deals each), each game played by the fast loop."""
+    metrics = Metrics()
+    if count <= 0:
+        return metrics
+    pile = np.asarray(p.pile, dtype=np.intp)
+    # each row reversed: drawn from the end, the deal's first card last
+    decks = pile[deal_orders(run_seed, start, count, len(p.pile))[:, ::-1]].tolist()
+    for offset, deck in enumerate(decks):
+        state = MonsterHunterState(p, deck, run_seed, start + offset)
+        step = state.step
+        while not state.over:
+            step(policy_action(state), None)
+        record_game(state, metrics)
+    metrics.games += count
+    return metrics
 
 
 ENGINE = MonsterHunterEngine()

@@ -43,6 +43,7 @@ def hand_plan(deck: SimDeck, hand: Sequence[int], params: dict[str, Any]) -> lis
     for card in hand:
         if card in rest:
             rest.remove(card)
+    # run seed 0, game 0: a retreat in this turn (rare) reshuffles with that deal
     state = MonsterHunterState(p, rest[::-1], 0)
     state.hand = list(hand)
     state.phase = PLACE

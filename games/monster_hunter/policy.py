@@ -18,7 +18,6 @@ from games.monster_hunter.constants import (
     MONSTER,
     MOVE,
     MOVE_TO,
-    OTHER,
     PLACE,
     PLACE_MONSTER,
     SKIP,
@@ -28,31 +27,82 @@ from games.monster_hunter.constants import (
 from games.monster_hunter.state import MonsterHunterState
 
 
+def monster_room(state: MonsterHunterState) -> int:
+    """How many more monsters can ever be placed in this game: the free slots of our sheet
+    (monster-hunter.md:47) plus the face-up monsters a new one may replace (line 48). Ours
+    never leave the sheet: the goldfish opponent never hunts (line 68), so they stay face
+    down and a slot once taken stays taken."""
+    p = state.prepared
+    replaceable = sum(1 for card in state.up if not p.m_main[card])
+    return p.capacity - len(state.down) - len(state.up) + replaceable
+
+
+def placeable_monsters(state: MonsterHunterState) -> list[int]:
+    """The monsters of the hand that can still be placed: the ``monster_room`` ones the
+    placement would take first (``best_monster``'s order: highest HP, then rank); any
+    other monster in hand can never be placed (one a turn, line 46)."""
+    p = state.prepared
+    monsters = [card for card in state.hand if p.kind[card] == MONSTER]
+    monsters.sort(key=lambda c: (p.m_hp[c], p.m_rank[c], -c), reverse=True)
+    return monsters[: max(monster_room(state), 0)]
+
+
+def affordable(state: MonsterHunterState, card: int) -> bool:
+    """Whether equipping ``card`` can be paid for now or on a later turn (line 60). With
+    ``material_per_turn`` the bank grows every turn, so some day; without, the bank stays
+    at 0 (line 38; the material of slain monsters goes to their owner, lines 55-56, and
+    ours are never slain), only trade-ins pay (line 61), and every card ever equipped was
+    paid by a trade-in, so what ``payable`` refuses now it refuses for good."""
+    return state.prepared.material > 0 or state.payable(card) >= 0
+
+
+def of_use(state: MonsterHunterState, card: int) -> bool:
+    """Whether the hunter can still use ``card`` (not a monster) in this game, as the rules
+    allow and the policy plays. Only in the training ground (``lineup``) is there a hunt:
+    the hunt is on monsters on the opponent's sheet (lines 51-53), which a goldfish
+    opponent never places (line 68). Items are used only in the hunt (line 26), when their
+    icons match and they have an effect (``item_effect``); weapon cards are discarded for
+    attack only in the hunt and only when matching (lines 21-22, 54), or equipped when
+    better and payable (lines 20, 60); armor cards absorb hits only in the hunt when the
+    ``armor_policy`` discards them (lines 25, 57), or are equipped when better and payable
+    (lines 25, 60)."""
+    p = state.prepared
+    hunting = bool(p.lineup)
+    kind = p.kind[card]
+    if kind == ITEM:
+        return hunting and not p.item_none and state.usable(card)
+    if kind == WEAPON:
+        if hunting and state.matches(card):
+            return True
+        return p.w_atk[card] > state.attack() and affordable(state, card)
+    if kind == ARMOR:
+        if hunting and p.absorb:
+            return True
+        return p.a_def[card] > state.defence() and affordable(state, card)
+    return False
+
+
 def dead_card(state: MonsterHunterState) -> int:
     """The first card of the hand that ``discard_policy`` discards in the hand phase, or -1.
 
-    "dead": monsters when the sheet is full (our monsters are never flipped, so it stays full),
-    items whose icons match none of the hunter's (line 26; every item when ``item_effect`` is
-    "none"), weapons that neither match the equipped weapon's icon (line 21-22) nor have a
-    higher attack than it. "dig": every card but monsters that can still be placed.
-    "none": nothing. Armor is never dead: it can always be discarded for defence (line 25)."""
+    "dead": every card the hunter can never use in this game: monsters beyond those that
+    can still be placed (``placeable_monsters``), and any other card not ``of_use`` (in the
+    plain goldfish, with no line-up and no material, every card but monsters). "dig": every
+    card but the monsters that can still be placed. "none": nothing. Of several copies of a
+    monster the first ones in hand are the kept ones."""
     p = state.prepared
     policy = p.discard_policy
     if policy == "none":
         return -1
-    full = not state.can_place()
+    kept = placeable_monsters(state)
     kind = p.kind
     for card in state.hand:
-        k = kind[card]
-        if k == MONSTER:
-            if full:
+        if kind[card] == MONSTER:
+            if card in kept:
+                kept.remove(card)
+            else:
                 return card
-        elif policy == "dig" or k == OTHER:
-            return card
-        elif k == ITEM:
-            if p.item_none or not state.usable(card):
-                return card
-        elif k == WEAPON and not state.matches(card) and p.w_atk[card] <= state.attack():
+        elif policy == "dig" or not of_use(state, card):
             return card
     return -1
 

@@ -5,9 +5,10 @@ Python)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from games.monster_hunter import kernel
 from games.monster_hunter.constants import (
     ARMOR,
     HUNTER_ZONE,
@@ -78,6 +79,8 @@ class MonsterHunterPrepared:
     max_turns: int
     hr_keys: tuple[str, ...]
     placed_keys: tuple[str, ...]
+    #: the same tables as the compiled kernel's arrays (not compared: numpy arrays)
+    tables: kernel.KernelTables = field(compare=False, repr=False)
 
 
 def _int(raw: Any) -> int:
@@ -136,50 +139,102 @@ def build_prepared(deck: SimDeck, values: dict[str, Any]) -> MonsterHunterPrepar
 
     two = values["players"] == "2"
     areas = 4 if two else 2
+    capacity = 4 if two else 6  # line 47: 4 areas x 1, or 2 areas x 3
     lineup = lineup_of(values)
+    # one per area on the 2-player side; round the two areas on the 3-4-player side
+    lineup_area = tuple(i % areas for i in range(len(lineup)))
     max_turns = int(values["max_turns"])
     item = values["item_effect"]
     n = range(len(cards))
+    pile = tuple(deck.pile())
+    w_icon = tuple(icon(i) for i in n)
+    w_atk = tuple(weapon(i, "attack") for i in n)
+    w_mov = tuple(weapon(i, "movement") for i in n)
+    w_rch = tuple(weapon(i, "reach") for i in n)
+    w_mask = tuple(_mask(attrs[i].get("item_icons")) if kind[i] == WEAPON else 0 for i in n)
+    cost = tuple(_int(attrs[i].get("cost")) for i in n)
+    a_def = tuple(_int(attrs[i].get("defence")) if kind[i] == ARMOR else 0 for i in n)
+    i_mask = tuple(_mask(attrs[i].get("item_icons")) if kind[i] == ITEM else 0 for i in n)
+    m_hp = tuple(_int(attrs[i].get("hp")) if kind[i] == MONSTER else 0 for i in n)
+    m_rank = tuple(_int(attrs[i].get("rank")) if kind[i] == MONSTER else 0 for i in n)
+    hunter_numbers = (
+        _int(hunter.attributes.get("attack")),
+        _int(hunter.attributes.get("movement")),
+        _int(hunter.attributes.get("reach")),
+        _mask(hunter.attributes.get("item_icons")),
+    )
+    policy = str(values["discard_policy"])
+    restock = str(values["restock"])
+    flags = {
+        "hunt_rank_first": values["hunt_policy"] == "rank",
+        "item_attack": item == "attack",
+        "item_defence": item == "defence",
+        "item_none": item == "none",
+        "absorb": values["armor_policy"] == "absorb",
+        "ties_to_monster": values["reach_ties"] == "monster",
+        "on_empty": values["deck_out"] == "on_empty",
+        "hr_first": values["same_turn"] == "hr_first",
+    }
+    approach = int(values["approach"])
+    material = int(values["material_per_turn"])
+    tables = kernel.build_tables(
+        pile=pile,
+        columns=(kind, w_icon, w_atk, w_mov, w_rch, w_mask, cost, a_def, i_mask, m_hp, m_rank),
+        lineup=lineup,
+        lineup_area=lineup_area,
+        setting=(
+            *hunter_numbers,
+            int(two),
+            capacity,
+            areas,
+            ("none", "dead", "dig").index(policy),
+            *(int(flag) for flag in flags.values()),
+            ("none", "one", "all").index(restock),
+            approach,
+            material,
+            max_turns,
+        ),
+    )
     return MonsterHunterPrepared(
         deck=deck,
-        pile=tuple(deck.pile()),
+        pile=pile,
         names=tuple(c.name for c in cards),
         kind=kind,
-        w_icon=tuple(icon(i) for i in n),
-        w_atk=tuple(weapon(i, "attack") for i in n),
-        w_mov=tuple(weapon(i, "movement") for i in n),
-        w_rch=tuple(weapon(i, "reach") for i in n),
-        w_mask=tuple(_mask(attrs[i].get("item_icons")) if kind[i] == WEAPON else 0 for i in n),
-        cost=tuple(_int(attrs[i].get("cost")) for i in n),
-        a_def=tuple(_int(attrs[i].get("defence")) if kind[i] == ARMOR else 0 for i in n),
-        i_mask=tuple(_mask(attrs[i].get("item_icons")) if kind[i] == ITEM else 0 for i in n),
-        m_hp=tuple(_int(attrs[i].get("hp")) if kind[i] == MONSTER else 0 for i in n),
-        m_rank=tuple(_int(attrs[i].get("rank")) if kind[i] == MONSTER else 0 for i in n),
+        w_icon=w_icon,
+        w_atk=w_atk,
+        w_mov=w_mov,
+        w_rch=w_rch,
+        w_mask=w_mask,
+        cost=cost,
+        a_def=a_def,
+        i_mask=i_mask,
+        m_hp=m_hp,
+        m_rank=m_rank,
         m_main=tuple(kind[i] == MONSTER and bool(attrs[i].get("main_target")) for i in n),
         hunter_name=hunter.name,
-        h_atk=_int(hunter.attributes.get("attack")),
-        h_mov=_int(hunter.attributes.get("movement")),
-        h_rch=_int(hunter.attributes.get("reach")),
-        h_mask=_mask(hunter.attributes.get("item_icons")),
+        h_atk=hunter_numbers[0],
+        h_mov=hunter_numbers[1],
+        h_rch=hunter_numbers[2],
+        h_mask=hunter_numbers[3],
         two_player=two,
-        capacity=4 if two else 6,  # line 47: 4 areas x 1, or 2 areas x 3
+        capacity=capacity,
         areas=areas,
         lineup=lineup,
-        # one per area on the 2-player side; round the two areas on the 3-4-player side
-        lineup_area=tuple(i % areas for i in range(len(lineup))),
-        discard_policy=str(values["discard_policy"]),
-        hunt_rank_first=values["hunt_policy"] == "rank",
-        item_attack=item == "attack",
-        item_defence=item == "defence",
-        item_none=item == "none",
-        absorb=values["armor_policy"] == "absorb",
-        ties_to_monster=values["reach_ties"] == "monster",
-        on_empty=values["deck_out"] == "on_empty",
-        hr_first=values["same_turn"] == "hr_first",
-        restock=str(values["restock"]),
-        approach=int(values["approach"]),
-        material=int(values["material_per_turn"]),
+        lineup_area=lineup_area,
+        discard_policy=policy,
+        restock=restock,
+        approach=approach,
+        material=material,
         max_turns=max_turns,
         hr_keys=tuple(hr_key(t) for t in range(1, max_turns + 1)),
         placed_keys=tuple(placed_key(t) for t in range(1, max_turns + 1)),
+        hunt_rank_first=flags["hunt_rank_first"],
+        item_attack=flags["item_attack"],
+        item_defence=flags["item_defence"],
+        item_none=flags["item_none"],
+        absorb=flags["absorb"],
+        ties_to_monster=flags["ties_to_monster"],
+        on_empty=flags["on_empty"],
+        hr_first=flags["hr_first"],
+        tables=tables,
     )

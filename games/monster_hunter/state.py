@@ -3,7 +3,6 @@ action plays (``step``), which the state API and the fast ``play`` share (pure P
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from games.monster_hunter.constants import (
     MOVE_TO,
     PLACE,
     PLACE_MONSTER,
+    RESHUFFLE_STRIDE,
     RETIRE_AT,
     RETIRED,
     SKIP,
@@ -35,6 +35,7 @@ from games.monster_hunter.constants import (
     WIN,
     Action,
 )
+from simulator.engine.deal import deal_orders
 from simulator.engine.engine import GameState
 
 if TYPE_CHECKING:
@@ -45,15 +46,19 @@ class MonsterHunterState(GameState):
     """One goldfish game, step by step (conformance tests, transcripts, test hands); the fast
     ``play`` drives the same ``step`` without the legality check."""
 
-    def __init__(self, prepared: MonsterHunterPrepared, deck: list[int], seed: int) -> None:
+    def __init__(
+        self, prepared: MonsterHunterPrepared, deck: list[int], run_seed: int, index: int = 0
+    ) -> None:
         p = prepared
         self.prepared = p
-        #: drawn from the end (``pop``); ``new_game`` reverses the shuffled pile so the first
-        #: card of the shuffle is drawn first
+        #: drawn from the end (``pop``); ``new_game`` reverses the dealt pile so the first
+        #: card of the deal is drawn first
         self.deck = deck
-        #: reshuffles after a retreat draw from random.Random(seed + retreat number), so the
-        #: state holds plain integers (copies and comparisons need no generator)
-        self.seed = seed
+        #: the game's run seed and index: the reshuffle after a retreat is dealt from them
+        #: (``_retreat``), so the state holds plain integers (copies and comparisons need no
+        #: generator) and the compiled kernel deals the same reshuffles
+        self.run_seed = run_seed
+        self.index = index
         self.hand: list[int] = []  # monster-hunter.md:38: the hand starts empty
         self.discard: list[int] = []
         self.down: list[int] = []  # our face-down monsters
@@ -309,8 +314,13 @@ class MonsterHunterState(GameState):
         self.retreats += 1
         if not self.first_retreat:
             self.first_retreat = self.turn
-        deck = self.discard
-        random.Random(self.seed + self.retreats).shuffle(deck)
+        pile = self.discard
+        # the counter-based deal (simulator/engine/deal.py) of a game index no run reaches:
+        # the r-th reshuffle of game i is dealt as game i + r * RESHUFFLE_STRIDE; drawn from
+        # the end, so reversed
+        index = self.index + self.retreats * RESHUFFLE_STRIDE
+        order = deal_orders(self.run_seed, index, 1, len(pile))[0].tolist()
+        deck = [pile[i] for i in reversed(order)]
         self.deck = deck
         self.discard = []
         self.dist = self.prepared.approach

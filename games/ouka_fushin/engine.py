@@ -32,6 +32,9 @@ then the hand is discarded or drawn to 6, and the opponent starts the next round
 (ouka-fushin.md:72, seed:163-165). Missions are scored at the end (ouka-fushin.md:19-20,
 seed:176, 233-234). The goldfish opponent never reacts and plays nothing (ouka-fushin.md:77).
 
+Version 2 (issue 22): a story the protagonist in play can never pass (the die face it needs
+is above 6 at every destiny, ``prepared._passable``) is worth 0 to keep, as ``card_value`` says.
+
 The policy (parameters where the digest leaves the player a choice, see ``OukaEngine.params``):
   * immortal phase: grow the protagonist, else grow an immortal, else place one (lowest card
     index first within each);
@@ -64,7 +67,9 @@ The engine's modules (pure Python, no Django):
   * ``state.py``: ``OukaState`` (the state API, ``settle`` and the steps) and ``deal``;
   * ``policy.py``: the policy's pure pieces (climax covers, the keep value of a card);
   * ``metrics.py``: the measures' names, ``cards_seen_by_turn`` and ``record_game``;
-  * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand.
+  * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand;
+  * ``kernel.py``: the compiled batch kernel ``play_games`` uses (numba; the same games as the
+    state API, game by game: docs/engines/ouka_fushin.md).
 
 Speed: ``prepare`` turns the deck into integer tables (keywords are bit masks, card identities
 bits, the winning die faces of every story at every destiny precomputed); when the state settles
@@ -78,7 +83,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.ouka_fushin import GAME
+from games.ouka_fushin import GAME, kernel
 from games.ouka_fushin.constants import (
     HAND_LIMIT,
     HIDDEN_ALWAYS,
@@ -135,6 +140,7 @@ from games.ouka_fushin.policy import worst_card
 from games.ouka_fushin.prepared import OukaPrepared, build_prepared
 from games.ouka_fushin.schedule import SCHEDULE
 from games.ouka_fushin.state import OukaState, deal
+from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.engine import Engine
 from simulator.engine.i18n import N_
@@ -152,7 +158,7 @@ DIGEST = "ouka-fushin.md"
 
 class OukaEngine(Engine[OukaPrepared, OukaState]):
     slug = GAME_SLUG
-    version = 1
+    version = 2  # 2: a story the protagonist can never pass is not kept (issue 22)
     schedule = SCHEDULE
     max_turns = 100
     params = ParamSpec(
@@ -386,6 +392,28 @@ class OukaEngine(Engine[OukaPrepared, OukaState]):
     def record(self, state: OukaState, metrics: Metrics) -> None:
         """One finished game's measures (``metrics.record_game``)."""
         record_game(state, metrics)
+
+    def play_games(
+        self, prepared: OukaPrepared, params: dict[str, Any], run_seed: int, start: int, count: int
+    ) -> Metrics:
+        """A batch: the compiled kernel (``games/ouka_fushin/kernel.py``, the same games game by
+        game), or where numba is off or missing, the Python batch path (``play`` per game)."""
+        if compiled.available():
+            found = kernel.play_games(prepared, run_seed, start, count)
+            if found is not None:
+                return found
+        else:
+            compiled.fallback_notice(self.slug)
+        return super().play_games(prepared, params, run_seed, start, count)
+
+    def warm(self) -> None:
+        """Compile the kernel (or load it from numba's disk cache) on the golden deck."""
+        if not compiled.available():
+            return
+        compiled.warm_deal()
+        from games.ouka_fushin.golden import GOLDEN_DECK
+
+        kernel.warm(self.prepare(GOLDEN_DECK, {}))
 
     def play(
         self,

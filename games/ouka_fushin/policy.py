@@ -85,8 +85,9 @@ def card_value(state: OukaState, card: int) -> int:
     p = state.prepared
     if p.kind[card] != K_CHARACTER:
         # stories by points, unused climaxes above all; none once the same card is on the
-        # field; accidents answer the opponent's stories, which the goldfish never plays
-        return 0 if p.uid[card] & state.onfield else p.static_value[card]
+        # field, nor for a story this protagonist can never pass (``prepared._passable``);
+        # accidents answer the opponent's stories, which the goldfish never plays
+        return 0 if p.uid[card] & state.onfield else p.static_value[state.prot][card]
     character = p.character[card]
     level = p.destiny[card]
     if character == state.prot_char:
@@ -110,7 +111,7 @@ def worst_card(state: OukaState) -> int:
     p = state.prepared
     kinds = p.kind
     uids = p.uid
-    static = p.static_value
+    static = p.static_value[state.prot]
     onfield = state.onfield
     worst = -1
     low = 0

@@ -5,7 +5,7 @@ the cleaned parameters, built once by ``OukaEngine.prepare`` (pure Python)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.ouka_fushin.constants import (
@@ -63,8 +63,10 @@ class OukaPrepared:
     points: tuple[int, ...]
     #: a climax's bonus (+ its extra bonus when ``extra_bonus`` is on)
     bonus: tuple[int, ...]
-    #: the policy's keep value of a story (100 + points) or climax (400 + bonus); others 0
-    static_value: tuple[int, ...]
+    #: static_value[protagonist][card]: the policy's keep value of a story (100 + points; 0
+    #: when that protagonist can never pass its check, see ``_passable``) or a climax
+    #: (400 + bonus); others 0
+    static_value: tuple[tuple[int, ...], ...]
     #: a climax's type as a bit (missions, ouka-fushin.md:19-20, 31)
     ctype: tuple[int, ...]
     character: tuple[int, ...]
@@ -97,6 +99,9 @@ class OukaPrepared:
     completed_score: bool
     max_turns: int
     mission_keys: tuple[str, ...]
+    #: the compiled kernel's integer arrays, built on its first batch and reused by every
+    #: later batch of the run (``games/ouka_fushin/kernel.py``)
+    kernel_cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _int(raw: Any) -> int:
@@ -225,8 +230,15 @@ def build_prepared(deck: SimDeck, values: dict[str, Any]) -> OukaPrepared:
         points=tuple(points),
         bonus=tuple(bonus),
         static_value=tuple(
-            100 + points[c] if k == K_STORY else 400 + bonus[c] if k == K_CLIMAX else 0
-            for c, k in enumerate(kind)
+            tuple(
+                (100 + points[c] if _passable(rows, c) else 0)
+                if k == K_STORY
+                else 400 + bonus[c]
+                if k == K_CLIMAX
+                else 0
+                for c, k in enumerate(kind)
+            )
+            for rows in need
         ),
         ctype=tuple(ctype),
         character=tuple(character),
@@ -252,6 +264,16 @@ def build_prepared(deck: SimDeck, values: dict[str, Any]) -> OukaPrepared:
         max_turns=int(values["max_turns"]),
         mission_keys=tuple(mission_key(i + 1) for i in range(len(missions))),
     )
+
+
+def _passable(rows: Sequence[Sequence[int]], card: int) -> bool:
+    """Whether the protagonist whose needs are ``rows`` ([destiny][card]) can ever pass the
+    check of story ``card``: at some destiny (1-3, ouka-fushin.md:16, seed:217-222) the die
+    face it needs is at most 6. d6 + ability >= target (ouka-fushin.md:62, seed:124-125); the
+    die shows at most 6 and a hidden success turns only 1-3 into 6-4, never above 6
+    (ouka-fushin.md:63, seed:200-204); the goldfish opponent never lowers a target
+    (ouka-fushin.md:77). A story without a target has no check (seed:131)."""
+    return any(rows[d][card] <= 6 for d in range(1, MAX_DESTINY + 1))
 
 
 def _rebuild(

@@ -24,10 +24,14 @@ Measures (the Django side reads these names; keep them stable):
 
 Speed: the solver's answer depends only on which cards are in hand, so ``prepare`` keeps a
 cache from the sorted card indexes to (power, formation text) shared by every game of a run,
-for the state API. A worker's batches (``play_games``) need no formation text: they deal every
-game at once (simulator/engine/deal.py), ask ``games/recharge/power.py`` for each hand's power
-alone (its caches split a hand into its hero/teamwork row and its power cards), and add the
-measures up once per batch. The conformance tests compare the two paths game by game.
+for the state API. A worker's batches (``play_games``) need no formation text. Where numba
+loads they run the compiled kernel (games/recharge/kernel.py, docs/engines/recharge.md): the
+shared deal, the same formation rules over int arrays, the measures added up as int64 totals.
+Elsewhere (or with ``DECKLAB_COMPILED=0``) they run the Python batch path
+(``play_games_python``): every game dealt at once (simulator/engine/deal.py), each hand's power
+alone from ``games/recharge/power.py`` (its caches split a hand into its hero/teamwork row and
+its power cards). Both paths hand the same totals to ``_totals_metrics``; the conformance tests
+compare each path with the state API game by game and the two paths' totals exactly.
 """
 
 from __future__ import annotations
@@ -40,10 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from games.recharge import GAME
+from games.recharge import GAME, kernel
 from games.recharge.power import FormationPower
 from games.recharge.schedule import OPENING_HAND, SCHEDULE
 from games.recharge.solver import POWER_PLUS, RCard, best_formation, card_from_attributes
+from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine, GameState
@@ -54,7 +59,7 @@ from simulator.engine.rng import dealt_order
 
 DIGEST = "recharge.md"
 
-HAND_LIMIT = 6  # recharge.md:33, seed:41 (may not be exceeded)
+HAND_LIMIT = kernel.HAND_LIMIT  # 6: recharge.md:33, seed:41 (may not be exceeded)
 
 # Actions of the state API.
 DRAW = "draw"
@@ -98,6 +103,9 @@ class RechargePrepared:
     open_keys: tuple[str, ...]
     #: the batch path's answers: power and whether a formation exists, no text
     powers: FormationPower = field(compare=False, repr=False)
+    #: the deck as int arrays for the compiled kernel (built once per ``prepare``, so a worker
+    #: reuses them for every batch of a run)
+    arrays: kernel.RechargeArrays = field(compare=False, repr=False)
     #: sorted card indexes -> (power, a formation exists, formation text); a pure function of
     #: the hand, so sharing it between games changes no result (and no state compares it)
     cache: dict[tuple[int, ...], tuple[int, bool, str]] = field(
@@ -261,6 +269,14 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         M_SEEN: N_("Cards seen"),
     }
 
+    def warm(self) -> None:
+        """Compile the batch kernel, or load it from numba's on-disk cache, on a 3-card deck
+        with the argument types a run passes (so the run finds the machine code ready)."""
+        if not compiled.available():
+            return
+        compiled.warm_deal()
+        kernel.warm()
+
     def prepare(self, deck: SimDeck, params: dict[str, Any]) -> RechargePrepared:
         self.require_playable(deck)
         values = self.params.clean(params)
@@ -273,9 +289,10 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
             f"{c.name} (Power Plus)" if c.variant == POWER_PLUS else c.name for c in deck.cards
         )
         chain = bool(values["chain_power_cards"])
+        pile = tuple(deck.pile())
         return RechargePrepared(
             deck=deck,
-            pile=tuple(deck.pile()),
+            pile=pile,
             cards=cards,
             names=names,
             turns=turns,
@@ -284,6 +301,7 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
             power_keys=tuple(power_key(t) for t in range(1, turns + 1)),
             open_keys=tuple(open_key(t) for t in range(1, turns + 1)),
             powers=FormationPower(cards, chain_power_cards=chain),
+            arrays=kernel.arrays(pile, cards),
         )
 
     def new_game(
@@ -324,72 +342,117 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         start: int,
         count: int,
     ) -> Metrics:
-        """A batch of games, each reduced to what decides its measures: the hand only grows,
-        one card a turn, until it holds 6 cards or the deck is empty (recharge.md:33, 37), so
-        turn t's hand is the first min(1 + t, 6, deck size) cards of the deal and a game is
-        the powers of its few prefixes."""
+        """A batch: the compiled kernel (``games/recharge/kernel.py``) where numba loads,
+        else the Python batch path (``play_games_python``); both give the same Metrics."""
+        if not compiled.available():
+            compiled.fallback_notice(self.slug)
+            return self.play_games_python(prepared, params, run_seed, start, count)
+        if run_seed < 0 or start < 0:  # as deal_orders refuses them on the Python path
+            raise ValueError("run seeds and game indexes are not negative")
         p = prepared
-        size = len(p.pile)
-        # the most cards a game ever holds; turn t holds the first ``held[t - 1]``
-        most = min(OPENING_HAND + p.turns, HAND_LIMIT, size)
-        held = [min(OPENING_HAND + t, most) for t in range(1, p.turns + 1)]
-        dealt = np.asarray(p.pile, dtype=np.intp)[deal_orders(run_seed, start, count, size)]
-        power_of = p.powers.power
-        threshold = p.threshold
-        # per game, per number of cards held (1 .. most): the best power, and whether it opens
-        power_rows: list[list[int]] = []
-        open_rows: list[list[bool]] = []
-        for row in dealt[:, :most].tolist():
-            hand: list[int] = []
-            game_powers: list[int] = []
-            game_opens: list[bool] = []
-            for card in row:
-                insort(hand, card)
-                power, exists = power_of(hand)
-                game_powers.append(power)
-                game_opens.append(exists and power >= threshold)
-            power_rows.append(game_powers)
-            open_rows.append(game_opens)
-        return _batch_metrics(p, count, held, most, power_rows, open_rows)
+        totals = kernel.play_batch(p.arrays, p.turns, p.chain, p.threshold, run_seed, start, count)
+        return _totals_metrics(p, count, totals)
+
+    def play_games_python(
+        self,
+        prepared: RechargePrepared,
+        params: dict[str, Any],
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Metrics:
+        """The Python batch path (the fallback, and the kernel's reference on totals): the
+        prefix rows of ``prefix_rows`` added up once for the batch."""
+        power_rows, open_rows = prefix_rows(prepared, run_seed, start, count)
+        return _totals_metrics(prepared, count, _batch_totals(prepared, power_rows, open_rows))
 
 
-def _batch_metrics(
-    p: RechargePrepared,
-    games: int,
-    held: list[int],
-    most: int,
-    power_rows: list[list[int]],
-    open_rows: list[list[bool]],
-) -> Metrics:
-    """The measures ``record`` adds game by game, for a whole batch at once."""
-    metrics = Metrics(games=games)
-    counts, sums, squares = metrics.counts, metrics.sums, metrics.squares
-    columns = [n - 1 for n in held]  # turn t -> its prefix's column
+def prefix_rows(
+    p: RechargePrepared, run_seed: int, start: int, count: int
+) -> tuple[list[list[int]], list[list[bool]]]:
+    """Per game of the batch, per number of cards held (1 .. the most it holds): the best
+    power, and whether the hand can open. Each game is reduced to what decides its measures:
+    the hand only grows, one card a turn, until it holds 6 cards or the deck is empty
+    (recharge.md:33, 37), so turn t's hand is the first min(1 + t, 6, deck size) cards of the
+    deal and a game is the powers of its few prefixes. Every game is dealt at once
+    (``deal_orders``), each hand's power comes from ``power.py``'s caches."""
+    size = len(p.pile)
+    most = min(OPENING_HAND + p.turns, HAND_LIMIT, size)
+    dealt = np.asarray(p.pile, dtype=np.intp)[deal_orders(run_seed, start, count, size)]
+    power_of = p.powers.power
+    threshold = p.threshold
+    power_rows: list[list[int]] = []
+    open_rows: list[list[bool]] = []
+    for row in dealt[:, :most].tolist():
+        hand: list[int] = []
+        game_powers: list[int] = []
+        game_opens: list[bool] = []
+        for card in row:
+            insort(hand, card)
+            power, exists = power_of(hand)
+            game_powers.append(power)
+            game_opens.append(exists and power >= threshold)
+        power_rows.append(game_powers)
+        open_rows.append(game_opens)
+    return power_rows, open_rows
+
+
+def _batch_totals(
+    p: RechargePrepared, power_rows: list[list[int]], open_rows: list[list[bool]]
+) -> kernel.Totals:
+    """The measures ``record`` adds game by game, for a whole batch's prefix rows at once,
+    as the kernel's totals (``kernel.Totals``)."""
+    games = len(power_rows)
+    columns, full_turn = kernel.columns_of(p.turns, len(p.pile))  # turn t -> its prefix
+    most = int(columns[-1]) + 1
     by_prefix = np.array(power_rows, dtype=np.int64).reshape(games, most)
     opens_by_prefix = np.array(open_rows, dtype=bool).reshape(games, most)
     by_turn = by_prefix[:, columns]
     opens = opens_by_prefix[:, columns]
+    ever = opens.any(axis=1)
+    # the first turn that opens, 0 for the games that never do
+    first = np.where(ever, opens.argmax(axis=1) + 1, 0)
+    when_full = (
+        np.bincount(by_turn[:, full_turn - 1], minlength=p.arrays.top + 1)
+        if full_turn
+        else np.zeros(p.arrays.top + 1, dtype=np.int64)
+    )
+    return kernel.Totals(
+        by_turn.sum(axis=0),
+        (by_turn * by_turn).sum(axis=0),
+        opens.sum(axis=0),
+        np.bincount(first, minlength=p.turns + 1),
+        when_full,
+    )
+
+
+def _totals_metrics(p: RechargePrepared, games: int, totals: kernel.Totals) -> Metrics:
+    """The measures ``record`` adds game by game, from a batch's totals (either path's)."""
+    metrics = Metrics(games=games)
+    counts, sums, squares = metrics.counts, metrics.sums, metrics.squares
     for key, total, square in zip(
-        p.power_keys,
-        by_turn.sum(axis=0).tolist(),
-        (by_turn * by_turn).sum(axis=0).tolist(),
-        strict=True,
+        p.power_keys, totals.power_sums.tolist(), totals.power_squares.tolist(), strict=True
     ):
         sums[key], squares[key] = total, square
-    for key, opened in zip(p.open_keys, opens.sum(axis=0).tolist(), strict=True):
+    for key, opened in zip(p.open_keys, totals.opens.tolist(), strict=True):
         counts[key] = opened
-    ever = opens.any(axis=1)
-    counts[M_NEVER_OPENED] = games - int(ever.sum())
-    if ever.any():
-        first = opens.argmax(axis=1)[ever] + 1  # the first turn that opens
-        metrics.histograms[M_FIRST_OPEN] = Counter(first.tolist())
-    # the hand is full from the first turn it holds 6 cards (only a deck of 6 or more fills it)
-    full_turn = next((t for t, n in enumerate(held, start=1) if n >= HAND_LIMIT), 0)
+    first_open = totals.first_open.tolist()
+    counts[M_NEVER_OPENED] = first_open[0]
+    if first_open[0] < games:
+        metrics.histograms[M_FIRST_OPEN] = Counter(
+            {turn: n for turn, n in enumerate(first_open) if turn and n}
+        )
+    # the hand is full from the first turn it holds 6 cards (only a deck of 6 or more fills
+    # it), the same turn in every game
+    _columns, full_turn = kernel.columns_of(p.turns, len(p.pile))
     counts[M_HAND_FULL] = games if full_turn else 0
     if full_turn and games:
         metrics.histograms[M_HAND_FULL_TURN] = Counter({full_turn: games})
-        metrics.histograms[M_POWER_WHEN_FULL] = Counter(by_turn[:, full_turn - 1].tolist())
-    seen = held[-1]  # every game has drawn the same number of cards by its end
+        metrics.histograms[M_POWER_WHEN_FULL] = Counter(
+            {power: n for power, n in enumerate(totals.power_when_full.tolist()) if n}
+        )
+    # every game has drawn the same number of cards by its end
+    seen = min(kernel.OPENING_HAND + p.turns, HAND_LIMIT, len(p.pile))
     sums[M_SEEN], squares[M_SEEN] = games * seen, games * seen * seen
     return metrics
 

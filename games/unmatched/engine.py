@@ -40,7 +40,10 @@ Speed: ``prepare`` turns the deck into tuples of integers indexed by card; the f
 worker's batch (``play_games``) deals all its games at once from counter-based keys
 (simulator/engine/deal.py; version 2) and adds the measures up once per batch
 (``_BatchTally``): per game, recording 60 per-turn sums had cost a third of the time, and
-seeding a generator and shuffling in Python another 40 %.
+seeding a generator and shuffling in Python another 40 %. Where numba loads, ``play_games``
+runs the compiled kernel of ``games/unmatched/kernel.py`` instead (the same games and the same
+Metrics, over the int arrays ``prepare`` keeps in ``UnmatchedPrepared.arrays``; about 13 times
+the Python batch path): docs/engines/unmatched.md.
 """
 
 from __future__ import annotations
@@ -48,14 +51,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from games.unmatched import GAME
+from games.unmatched import GAME, kernel
 from games.unmatched.rules import fighter_names, is_ours
 from games.unmatched.schedule import EXHAUSTION_DAMAGE, OPENING_HAND, SCHEDULE
+from simulator.engine import compiled
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine, GameState
@@ -66,8 +71,10 @@ from simulator.engine.rng import dealt_order
 
 DIGEST = "unmatched.md"
 
-ACTIONS_PER_TURN = 2  # unmatched.md:26
-HAND_LIMIT = 7  # unmatched.md:36
+# two actions a turn (unmatched.md:26), hand limit 7 (unmatched.md:36): one definition, in
+# the kernel module, which cannot import this one
+ACTIONS_PER_TURN = kernel.ACTIONS_PER_TURN
+HAND_LIMIT = kernel.HAND_LIMIT
 HERO_ZONE = "hero"
 ATTACK_TYPES = frozenset({"attack", "versatile"})  # unmatched.md:10: versatile = attack or defense
 
@@ -126,6 +133,9 @@ class UnmatchedPrepared:
     dead: tuple[int, ...]
     none: int
     damage_keys: tuple[str, ...]
+    #: the same tables as int arrays for the compiled kernel (built once per ``prepare``, so
+    #: a worker reuses them for every batch of a run)
+    arrays: kernel.UnmatchedArrays = field(compare=False, repr=False)
 
 
 def best_attack(hand: Iterable[int], prepared: UnmatchedPrepared) -> tuple[int, int] | None:
@@ -405,6 +415,15 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         M_DAMAGE_PREFIX: N_("Damage dealt by turn"),
     }
 
+    def warm(self) -> None:
+        """Compile the batch kernel, or load it from numba's on-disk cache, on a 3-card deck
+        with the argument types a run passes (so the run finds the machine code ready)."""
+        if not compiled.available():
+            return
+        compiled.warm_deal()
+        tables = kernel.arrays((0, 1, 2), (2, 1, 0, 0), (2, 1, 0, 0), (2, 3, 1, 4), (0, 0, 1, 0))
+        kernel.play_batch(tables, 16, 16, 2, 1, 0, 1)
+
     def deck_problems(self, deck: SimDeck) -> list[str]:
         problems = []
         heroes = deck.in_zone(HERO_ZONE)
@@ -441,9 +460,13 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         )
         none = len(cards)
         max_turns = int(values["max_turns"])
+        pile = tuple(deck.pile())
+        attack_score = (*(attack_rank.get(i, 0) for i in range(none)), 0)
+        discard_rank = (*(discard_order[i] for i in range(none)), none + 1)
+        dead = (*(int(i not in attack_rank) for i in range(none)), 0)
         return UnmatchedPrepared(
             deck=deck,
-            pile=tuple(deck.pile()),
+            pile=pile,
             names=tuple(c.name for c in cards),
             hero_name=character.name,
             hero_hp=_int(character.attributes.get("hp")),
@@ -453,11 +476,12 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
             boost=(*boost, 0),
             can_attack=(*can_attack, False),
             can_scheme=(*can_scheme, False),
-            attack_score=(*(attack_rank.get(i, 0) for i in range(none)), 0),
-            discard_rank=(*(discard_order[i] for i in range(none)), none + 1),
-            dead=(*(int(i not in attack_rank) for i in range(none)), 0),
+            attack_score=attack_score,
+            discard_rank=discard_rank,
+            dead=dead,
             none=none,
             damage_keys=tuple(damage_key(t) for t in range(1, max_turns + 1)),
+            arrays=kernel.arrays(pile, (*value, 0), attack_score, discard_rank, dead),
         )
 
     def new_game(
@@ -498,8 +522,30 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         start: int,
         count: int,
     ) -> Metrics:
-        """A batch: every game's deck dealt at once (``deal_orders``), each game played by the
-        fast loop, the measures added up once for the batch (``_BatchTally``)."""
+        """A batch: the compiled kernel (``games/unmatched/kernel.py``) where numba loads,
+        else the Python batch path (``play_games_python``); both give the same Metrics."""
+        if not compiled.available():
+            compiled.fallback_notice(self.slug)
+            return self.play_games_python(prepared, params, run_seed, start, count)
+        if run_seed < 0 or start < 0:  # as deal_orders refuses them on the Python path
+            raise ValueError("run seeds and game indexes are not negative")
+        p = prepared
+        totals = kernel.play_batch(
+            p.arrays, p.hero_hp, p.opponent_hp, p.max_turns, run_seed, start, count
+        )
+        return _kernel_metrics(p, totals, count)
+
+    def play_games_python(
+        self,
+        prepared: UnmatchedPrepared,
+        params: dict[str, Any],
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Metrics:
+        """The Python batch path (the fallback, and the kernel's reference on totals): every
+        game's deck dealt at once (``deal_orders``), each game played by the fast loop, the
+        measures added up once for the batch (``_BatchTally``)."""
         p = prepared
         piles = np.asarray(p.pile, dtype=np.intp)[deal_orders(run_seed, start, count, len(p.pile))]
         tally = _BatchTally(p)
@@ -651,6 +697,37 @@ class _BatchTally:
             for key in keys:
                 sums[key] = squares[key] = 0
         return m
+
+
+def _kernel_metrics(p: UnmatchedPrepared, totals: kernel.Totals, games: int) -> Metrics:
+    """The kernel's totals as the Metrics ``_BatchTally.metrics`` gives for the same games:
+    the same names, Python ints, and no histogram entry that no game observed."""
+    m = Metrics(games=games)
+    counts, sums, squares = m.counts, m.sums, m.squares
+    scalars = totals.scalars.tolist()
+    fell = scalars[kernel.S_FELL]
+    counts[M_FELL] = fell
+    counts[M_NEVER_FELL] = games - fell
+    counts[M_LOST] = scalars[kernel.S_LOST]
+    counts[M_EXHAUSTED] = scalars[kernel.S_EXHAUSTED]
+    sums[M_DRAWN], squares[M_DRAWN] = scalars[kernel.S_DRAWN], scalars[kernel.S_DRAWN2]
+    sums[M_EXHAUSTION] = scalars[kernel.S_EXHAUSTION]
+    squares[M_EXHAUSTION] = scalars[kernel.S_EXHAUSTION2]
+    if fell:
+        m.histograms[M_FALLS_TURN] = _observed(totals.fell_turns)
+    if scalars[kernel.S_EXHAUSTED]:
+        m.histograms[M_EXHAUSTION_TURN] = _observed(totals.exhaustion_turns)
+    m.histograms[M_DEAD] = _observed(totals.dead)
+    for key, total, square in zip(
+        p.damage_keys, totals.damage.tolist(), totals.damage2.tolist(), strict=True
+    ):
+        sums[key], squares[key] = total, square
+    return m
+
+
+def _observed(histogram: npt.NDArray[np.int64]) -> Counter[int]:
+    """A histogram array as a Counter of the values observed at least once."""
+    return Counter({value: n for value, n in enumerate(histogram.tolist()) if n})
 
 
 def _int(raw: Any) -> int:

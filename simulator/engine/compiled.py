@@ -16,9 +16,11 @@ deal without a numpy call per game.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -34,6 +36,20 @@ try:  # numba is a dependency; a platform without its wheels still plays, on the
     _NUMBA: Any = numba
 except ImportError:  # pragma: no cover - exercised by DECKLAB_COMPILED=0 in the tests
     _NUMBA = None
+
+
+def _cache_generation() -> str:
+    """A name for this module's source and numba's version. numba keys a cached kernel by its
+    own file only, yet every kernel inlines ``deal_order`` from here: a changed deal would go
+    on being played from the cache. Each generation gets a folder of its own."""
+    digest = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=6)
+    digest.update(str(getattr(_NUMBA, "__version__", "")).encode())
+    return digest.hexdigest()
+
+
+if _NUMBA is not None and _NUMBA.config.CACHE_DIR:
+    # the folder the settings chose (NUMBA_CACHE_DIR), one level down per generation
+    _NUMBA.config.CACHE_DIR = str(Path(_NUMBA.config.CACHE_DIR) / _cache_generation())
 
 _noticed: set[str] = set()
 

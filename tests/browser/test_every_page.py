@@ -14,8 +14,12 @@ run (played by a real ``celery worker``, as in test_simulation_flow.py), and fai
   in Django templates) or an empty item between two "·" separators.
 
 The editor is used, not only opened: a quantity goes down and up again and a Recharge chip
-changes, so htmx's swaps run under the watch too. Every problem of every page is collected and
-reported together, page by page. DECKLAB_SHOTS=<folder> also saves a screenshot of each page.
+changes, so htmx's swaps run under the watch too. The community catalog's pages are walked
+too (tests/contributions/pages_helpers.py): the proposal forms, the walker's proposals and
+their resubmit pages, and, the walker being staff and so a catalog editor, the review queue,
+a proposal's diff with its decision forms, an approved one and a card's history. Every
+problem of every page is collected and reported together, page by page. DECKLAB_SHOTS=<folder>
+also saves a screenshot of each page.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.contrib.auth.tokens import default_token_generator
 from django.core.management import call_command
 from django.utils.encoding import force_bytes
@@ -39,12 +44,14 @@ from django.utils.http import urlsafe_base64_encode
 from accounts.services import signup_tokens
 from catalog.models import Game, Product
 from collection.services import collection_add, product_specs, wishlist_add_missing
+from contributions.models import EDITORS_GROUP
 from decks.imports.service import deck_import
 from decks.models import Deck
 from decks.services import deck_from_product
 from games import registry
 from simulator.models import RunStatus, SimulationRun
 from tests.browser.test_simulation_flow import CeleryWorker, start_worker  # noqa: F401
+from tests.contributions.pages_helpers import ContributePages, contribute_pages
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response
@@ -52,7 +59,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 USERNAME, PASSWORD = "every_page", "a-long-walking-test-passphrase"
-NEWCOMER, OTHER = "newcomer", "other_player"
+NEWCOMER, OTHER, EDITOR = "newcomer", "other_player", "catalog_editor"
 LANGUAGES = {"en": "en-US", "ja": "ja-JP"}
 SIM_GAMES = 2_000
 RESULTS_WITHIN_MS = 90_000
@@ -222,6 +229,8 @@ class World:
     card_code: str
     reset_path: str
     confirm_path: str
+    #: the community catalog's pages (the walker is staff, so an editor too)
+    contribute: ContributePages
 
 
 @pytest.fixture
@@ -248,7 +257,11 @@ def world(live_server: Any) -> World:
         NEWCOMER, f"{NEWCOMER}@example.test", PASSWORD, is_active=False
     )
     newcomer_uid = urlsafe_base64_encode(force_bytes(newcomer.pk))
-    get_user_model().objects.create_user(OTHER, f"{OTHER}@example.test", PASSWORD)
+    other = get_user_model().objects.create_user(OTHER, f"{OTHER}@example.test", PASSWORD)
+    # proposals of the walker and of another player, decided by an editor who is neither
+    editor = get_user_model().objects.create_user(EDITOR, f"{EDITOR}@example.test", PASSWORD)
+    editor.groups.add(Group.objects.get_or_create(name=EDITORS_GROUP)[0])
+    contribute = contribute_pages(slug="unmatched", author=user, other=other, decider=editor)
     return World(
         site=str(live_server.url),
         medusa=medusa,
@@ -259,6 +272,7 @@ def world(live_server: Any) -> World:
         confirm_path=(
             f"/accounts/signup/confirm/{newcomer_uid}/{signup_tokens.make_token(newcomer)}/"
         ),
+        contribute=contribute,
     )
 
 
@@ -433,6 +447,8 @@ def signed_in_visits(world: World, run_path: str) -> list[Visit]:
         Visit("password change", "/accounts/password/change/"),
         Visit("API docs", "/api/v1/docs/", translated=False),
         Visit("catalog import", "/catalog-imports/"),
+        *(Visit(f"contribute {kind}", path) for kind, path in world.contribute.player.items()),
+        *(Visit(f"editor {kind}", path) for kind, path in world.contribute.editor.items()),
         Visit("admin", "/admin/"),
         Visit("not found", MISSING_PATH, status=404),
     ]

@@ -15,14 +15,9 @@ from collection.models import CollectionItem, Reservation, WishlistItem
 from collection.services import collection_item_set_quantity, wishlist_add
 from contributions import errors
 from contributions.errors import NotAllowed, ProposalError
-from contributions.merge import (
-    INTO_GONE,
-    ROW_CHANGED,
-    SAME_CARD,
-    TOO_MANY_COPIES,
-    card_merge,
-    card_merge_revert,
-)
+from contributions.merge import SAME_CARD, card_merge
+from contributions.merge_collection import TOO_MANY_COPIES
+from contributions.merge_revert import INTO_GONE, ROW_CHANGED, card_merge_revert
 from contributions.models import CatalogChange
 from contributions.services import change_revert
 from decks.models import MAX_QUANTITY, Deck, DeckEntry

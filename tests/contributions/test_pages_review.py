@@ -306,7 +306,7 @@ def test_reverting_a_new_card_removes_it(
     assert not Card.objects.filter(code="T-002").exists()
 
 
-def test_reverting_a_card_decks_use_shows_the_refusal(
+def test_reverting_a_card_decks_use_withdraws_it(
     owner: Any, editor: Any, stranger: Any, editor_client: Client, game: Game
 ) -> None:
     approved(owner, editor, game, hunter("T-002", "Kept"))
@@ -321,8 +321,10 @@ def test_reverting_a_card_decks_use_shows_the_refusal(
         follow=True,
     )
     assert response.status_code == 200
-    assert "used by 3 decks" in response.content.decode()
-    assert Card.objects.filter(code="T-002").exists()
+    assert response.redirect_chain[-1][0] == f"/games/{game.slug}/"
+    card.refresh_from_db()
+    assert card.withdrawn_at is not None  # kept for the three decks, out of the catalog
+    assert DeckEntry.objects.filter(card=card).count() == 3
 
 
 def test_a_stranger_cannot_revert_a_change(

@@ -380,7 +380,7 @@ def test_reverting_a_created_card_removes_it_with_its_printings(
     }
 
 
-def test_a_created_card_held_by_decks_and_collections_is_not_removed_and_says_by_whom(
+def test_a_created_card_held_by_decks_and_collections_is_withdrawn_not_removed(
     owner: Any, editor: Any, stranger: Any, friend: Any, game: Game
 ) -> None:
     card_change, _printing = approved(owner, editor, game, hunter("T-002", "Kept"))
@@ -391,15 +391,19 @@ def test_a_created_card_held_by_decks_and_collections_is_not_removed_and_says_by
         DeckEntry.objects.create(deck=deck, card=card, zone="main", quantity=1)
     for player in (stranger, friend):
         CollectionItem.objects.create(owner=player, printing=printing, quantity=1, language="ja")
-    with pytest.raises(ProposalError) as exc:
-        change_revert(change=card_change, editor=editor)
-    holders = "3 decks, 2 collections"
-    assert messages(exc) == [
-        (errors.WHOLE, str(errors.ROW_HELD % {"code": "T-002", "holders": holders}))
-    ]
-    assert "Secret plan" not in str(exc.value)
-    assert Card.objects.filter(code="T-002").exists()
-    assert CatalogChange.objects.filter(reverts__isnull=False).count() == 0
+    revert = change_revert(change=card_change, editor=editor)
+    # kept for the decks and collections, with its printing, out of the catalog
+    card.refresh_from_db()
+    assert card.withdrawn_at is not None
+    assert (
+        card.withdrawn_note
+        == f"Proposal #{card_change.proposal_id} was reverted by a catalog editor."
+    )
+    assert list(card.printings.all()) == [printing]
+    assert DeckEntry.objects.filter(card=card).count() == 3
+    assert CollectionItem.objects.filter(printing=printing).count() == 2
+    assert not Card.objects.listed().filter(code="T-002").exists()
+    assert (revert.object_kind, revert.before, revert.after) == ("card", card_change.after, None)
 
 
 def test_a_created_set_with_printings_in_it_is_not_removed(
@@ -465,10 +469,11 @@ def test_reverting_a_whole_set_proposal_takes_everything_away_or_nothing(
     DeckEntry.objects.create(
         deck=deck, card=Card.objects.get(code="T2-002"), zone="main", quantity=1
     )
+    # the card the deck holds would be withdrawn, kept with its printing: its set cannot go
     with pytest.raises(ProposalError) as exc:
         proposal_revert(proposal=proposal, editor=editor)
-    held = errors.ROW_HELD % {"code": "T2-002", "holders": "1 deck"}
-    assert messages(exc) == [("card T2-002", str(held))]
+    held = errors.SET_NOT_EMPTY % {"code": "t2", "holders": "1 printing"}
+    assert messages(exc) == [("set t2", str(held))]
     assert Card.objects.filter(code__startswith="T2-").count() == 3  # nothing reverted
     assert not CatalogChange.objects.filter(reverts__isnull=False).exists()
     deck.delete()

@@ -350,11 +350,14 @@ def test_the_same_seed_gives_the_same_game_whatever_the_global_rng() -> None:
         pytest.param(deck_of("Surge"), {"turns": 2}, id="one-card-no-hero"),
     ],
 )
+@pytest.mark.parametrize("compiled", ["1", "0"], ids=["kernel", "python"])
 def test_the_batch_path_measures_the_same_games_as_the_state_api_for_500_seeds(
-    deck: SimDeck, params: dict[str, Any]
+    deck: SimDeck, params: dict[str, Any], compiled: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``play_games`` (powers alone, from power.py; deals and measures per batch) against the
-    state API (the solver's formations, game by game)."""
+    """``play_games`` -- the compiled kernel, or with ``DECKLAB_COMPILED=0`` the Python batch
+    path (powers alone, from power.py) -- against the state API (the solver's formations,
+    game by game)."""
+    monkeypatch.setenv("DECKLAB_COMPILED", compiled)
     p = ENGINE.prepare(deck, params)
     slow = Metrics(games=500)
     for seed in range(500):

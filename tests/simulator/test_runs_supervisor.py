@@ -321,10 +321,10 @@ def test_a_run_is_bounded_by_its_estimated_worker_time_measured_on_earlier_runs(
         (0.4, 1_000_000, 12_500),  # 40 s: 80 chunks of 0.5 s
         (0.1, 1_000_000, 41_667),  # 10 s: 24 chunks of 0.42 s
         (10.0, 100_000, 500),  # 1,000 games/s: 100 s in 200 chunks
-        (0.01, 1_000_000, 100_000),  # 1,000,000 games/s: no chunk over 100,000
-        # too short for 8 chunks of 0.1 s: fewer chunks
+        (0.01, 1_000_000, 125_000),  # 1,000,000 games/s: 1 s in 8 chunks
+        # too short for 8 chunks of 0.1 s: fewer chunks, a power of two
         (0.1, 10_000, 10_000),  # 0.1 s: one chunk
-        (0.1, 50_000, 10_000),  # 0.5 s: five chunks of 0.1 s
+        (0.1, 50_000, 12_500),  # 0.5 s: four chunks of 0.125 s (five would not halve)
     ],
 )
 def test_chunks_are_sized_by_the_engines_measured_speed_and_spread_over_the_workers(
@@ -354,7 +354,9 @@ def test_chunks_sized_by_cost_stay_within_the_bounds_and_divide_among_the_worker
     assert chunk_size_for(ten_thousand, 40_000, 1) == 5_000  # one worker: 8 chunks of 0.5 s
     assert chunk_size_for(ten_thousand, 40_000, 10) == 4_000  # ten workers: ten chunks
     assert chunk_size_for(ten_thousand, 40_000, 40) == 1_000  # forty: forty of 0.1 s
-    assert chunk_size_for(ten_thousand, 40_000, 80) == 1_000  # not under 0.1 s
+    assert chunk_size_for(ten_thousand, 40_000, 80) == 1_250  # not under 0.1 s: 32 chunks
+    # too short for a chunk per worker: a power of two, so 2 or 4 workers share it evenly
+    assert chunk_size_for(Estimate(1.0, 1_800_000.0, 0), 1_000_000, 8) == 250_000
     assert chunk_size_for(Estimate(1.0, 2_000.0, 0), 100_000, 8) == 962  # 104 of 0.48 s
     slow = Estimate(seconds=500.0, games_per_second=10.0, max_games=6_000)
     assert chunk_size_for(slow, 5_000, 8) == MIN_CHUNK_SIZE
