@@ -198,9 +198,13 @@ class Card(Bilingual, Provenance):
     # Taken out of the catalog (the revert of its creation while decks or collections use it):
     # hidden from every list a player browses, kept for the decks and collections that hold it.
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
-    # a default in the database too: the importer's bulk path inserts rows in raw SQL
+    # why, in both languages as the names are (written by whoever withdraws it); a default in
+    # the database too: the importer's bulk path inserts rows in raw SQL
     withdrawn_note = models.CharField(
         _("why it was withdrawn"), max_length=300, blank=True, db_default=""
+    )
+    withdrawn_note_ja = models.CharField(
+        _("why it was withdrawn (Japanese)"), max_length=300, blank=True, db_default=""
     )
 
     objects = CardQuerySet.as_manager()
@@ -227,6 +231,13 @@ class Card(Bilingual, Provenance):
     @property
     def spec(self) -> GameSpec:
         return get_game(self.game.slug)
+
+    @property
+    def withdrawn_reason(self) -> str:
+        """Why it was withdrawn, in the active language where written in it (as ``name``)."""
+        if (get_language() or "en").startswith("ja"):
+            return self.withdrawn_note_ja or self.withdrawn_note
+        return self.withdrawn_note or self.withdrawn_note_ja
 
     @property
     def type_label(self) -> str:

@@ -32,8 +32,9 @@ def _actions(request: HttpRequest, card: Card) -> dict[str, Any]:
     return {"can_merge": _editor(request)}
 
 
-def _history(request: HttpRequest, card: Card) -> dict[str, Any]:
-    # the card's history (one query) and, for an editor, its Revert buttons
+def card_history_context(request: HttpRequest, card: Card) -> dict[str, Any]:
+    """The card's history (one query) and, for an editor, its Revert buttons: the card page's
+    panel and the history page (contributions/views/history.py) show the same."""
     changes = card_history(card=card)
     for change in changes:  # shown, never saved: a merge's moved rows are not for the page
         change.before = public_before(change.before)
@@ -42,7 +43,12 @@ def _history(request: HttpRequest, card: Card) -> dict[str, Any]:
 
 PANELS = (
     CardPanel("contributions-actions", "actions", "contributions/card_actions.html", _actions),
-    CardPanel("contributions-history", "end", "contributions/review/_card_history.html", _history),
+    CardPanel(
+        "contributions-history",
+        "end",
+        "contributions/review/_card_history.html",
+        card_history_context,
+    ),
 )
 
 

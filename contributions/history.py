@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone, translation
@@ -39,8 +38,8 @@ from contributions.payload import (
 )
 from decks.models import DeckEntry
 
-#: why a card was withdrawn (``Card.withdrawn_note``), written in the site's language: the
-#: note is data shown beside the card, as its name is
+#: why a card was withdrawn (``Card.withdrawn_note`` and ``withdrawn_note_ja``), written in
+#: both languages: the note is data shown beside the card, as its names are
 WITHDRAWN_BY_PROPOSAL = _("Proposal #%(number)d was reverted by a catalog editor.")
 WITHDRAWN_BY_CHANGE = _("Change #%(number)d was reverted by a catalog editor.")
 
@@ -75,7 +74,9 @@ def history_apply(
         raise ProposalError(exc.problems) from exc
     if relist:
         # the revert of a withdrawal: the importer wrote the card's facts back, this lists it
-        Card.objects.filter(game=game, code__in=relist).update(withdrawn_at=None, withdrawn_note="")
+        Card.objects.filter(game=game, code__in=relist).update(
+            withdrawn_at=None, withdrawn_note="", withdrawn_note_ja=""
+        )
     after = snapshots(game, keys)
     now = timezone.now()
     changes = []
@@ -195,14 +196,19 @@ def _counts(**counts: int) -> str:
     return ", ".join(str(messages[name] % {"count": n}) for name, n in counts.items() if n)
 
 
-def _withdrawn_note(changes: list[CatalogChange]) -> str:
+def _withdrawn_notes(changes: list[CatalogChange]) -> dict[str, str]:
     """Why the cards were withdrawn: the proposal reverted (one revert is one proposal's
-    changes, or one change), in the site's language."""
+    changes, or one change), in English and in Japanese (the card's two note fields)."""
     first = changes[0]
-    with translation.override(settings.LANGUAGE_CODE):
-        if first.proposal_id is not None:
-            return str(WITHDRAWN_BY_PROPOSAL % {"number": first.proposal_id})
-        return str(WITHDRAWN_BY_CHANGE % {"number": first.pk})
+    if first.proposal_id is not None:
+        message, number = WITHDRAWN_BY_PROPOSAL, first.proposal_id
+    else:
+        message, number = WITHDRAWN_BY_CHANGE, first.pk
+    notes = {}
+    for field, language in (("withdrawn_note", "en"), ("withdrawn_note_ja", "ja")):
+        with translation.override(language):
+            notes[field] = str(message % {"number": number})
+    return notes
 
 
 def _remove(
@@ -329,7 +335,7 @@ def _remove(
     Card.objects.filter(pk__in=set(cards.values()) - withdrawn).delete()
     if withdrawn:
         Card.objects.filter(pk__in=withdrawn).update(
-            withdrawn_at=timezone.now(), withdrawn_note=_withdrawn_note(changes)
+            withdrawn_at=timezone.now(), **_withdrawn_notes(changes)
         )
     CardSet.objects.filter(pk__in=sets.values()).delete()
     # the importer moves the version on its own writes; a removal is this module's own write

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from contributions.views import merge, propose, review
+from contributions.views import history, merge, propose, review
 
 app_name = "contributions"
 
-urlpatterns = [*propose.urlpatterns, *merge.urlpatterns, *review.urlpatterns]
+urlpatterns = [
+    *propose.urlpatterns,
+    *history.urlpatterns,
+    *merge.urlpatterns,
+    *review.urlpatterns,
+]

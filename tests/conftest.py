@@ -20,7 +20,7 @@ from django.utils import translation
 
 from games import registry
 from tests.celery_logs import CeleryLogs
-from tests.celery_process import CeleryProcess
+from tests.celery_process import CeleryProcess, kernels_on_disk
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -65,13 +65,19 @@ def default_language() -> Iterator[None]:
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The Japanese catalogue compiled before any test is even collected: the .mo files are
     build output (not committed), without them every Japanese page would silently be English,
-    and some tests are parametrised by Japanese labels when their module is imported."""
+    and some tests are parametrised by Japanese labels when their module is imported.
+
+    The engines' kernels are warmed here too, as a worker warms them when it starts: a test
+    that plays a run's chunks in its own transaction must not spend its first chunk compiling
+    (1-12 s a kernel on a fresh clone), or the chunk's lease heartbeat, on a connection that
+    cannot see the test's uncommitted run, gives the chunk up after a second."""
     call_command(
         "compilemessages",
         locale=["ja"],
         ignore_patterns=[".venv", "var", "staticfiles", "node_modules"],
         verbosity=0,
     )
+    kernels_on_disk()
 
 
 def _user(username: str) -> Any:

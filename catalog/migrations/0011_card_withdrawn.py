@@ -37,5 +37,15 @@ class Migration(migrations.Migration):
                 blank=True, db_default="", max_length=300, verbose_name="why it was withdrawn"
             ),
         ),
+        migrations.AddField(
+            model_name="card",
+            name="withdrawn_note_ja",
+            field=models.CharField(
+                blank=True,
+                db_default="",
+                max_length=300,
+                verbose_name="why it was withdrawn (Japanese)",
+            ),
+        ),
         migrations.RunPython(analyze_cards, migrations.RunPython.noop),
     ]

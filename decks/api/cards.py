@@ -97,7 +97,10 @@ class _Suggester:
     def _keys(self, game: Game) -> dict[str, str]:
         if game.pk not in self.keys:
             by_key: dict[str, str] = {}
-            rows = Card.objects.filter(game=game).filter(visible(self.user))
+            # a withdrawn card stays resolvable in a deck list sent back, never suggested
+            rows = Card.objects.filter(game=game, withdrawn_at__isnull=True).filter(
+                visible(self.user)
+            )
             for code, name_en, name_ja in rows.values_list("code", "name_en", "name_ja"):
                 by_key.setdefault(code.casefold(), code)
                 for name in (name_en, name_ja):

@@ -30,6 +30,7 @@ class CardFacts:
     #: taken out of the catalog (a reverted proposal), and why: the deck keeps the card
     withdrawn: bool = False
     withdrawn_note: str = ""
+    withdrawn_note_ja: str = ""
 
     def name(self, language: str) -> str:
         if language.startswith("ja"):

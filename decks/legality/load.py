@@ -38,6 +38,7 @@ def card_facts_for(cards: Iterable[Card]) -> dict[int, CardFacts]:
             printings=tuple(printings[card.pk]),
             withdrawn=card.withdrawn_at is not None,
             withdrawn_note=card.withdrawn_note,
+            withdrawn_note_ja=card.withdrawn_note_ja,
         )
         for card in cards
     }

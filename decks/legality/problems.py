@@ -36,6 +36,19 @@ class Cite:
 
 
 @dataclass(frozen=True)
+class Bilingual:
+    """A value written in both languages (a catalog note): ``Text`` renders it in each."""
+
+    en: str
+    ja: str = ""
+
+    def in_language(self, language: str) -> str:
+        if language.startswith("ja"):
+            return self.ja or self.en
+        return self.en or self.ja
+
+
+@dataclass(frozen=True)
 class Text:
     """A translatable template plus parameters; card names are rendered per language."""
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts
-from decks.legality.problems import Cite, Problem, Severity, Text
+from decks.legality.problems import Bilingual, Cite, Problem, Severity, Text
 
 if TYPE_CHECKING:
     from decks.game_rules import DeckRules
@@ -281,10 +281,10 @@ class ExactlyOneOfType:
 def _withdrawn(card: CardFacts, entry: EntryFacts, cite: Cite) -> Problem:
     """A card the catalog no longer lists: the deck keeps it, and says so (with the catalog's
     note, as written) until the player replaces it."""
-    if card.withdrawn_note:
+    if card.withdrawn_note or card.withdrawn_note_ja:
         message = Text(
             _("%(card)s was withdrawn from the catalog: %(note)s"),
-            {"note": card.withdrawn_note},
+            {"note": Bilingual(card.withdrawn_note, card.withdrawn_note_ja)},
             {"card": card},
         )
     else:

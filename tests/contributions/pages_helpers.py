@@ -110,5 +110,7 @@ def contribute_pages(
         "review a proposal": f"/contribute/review/proposals/{others.pk}/",
         "review an approved proposal": f"/contribute/review/proposals/{approved.pk}/",
         "card with its history": f"/games/{slug}/cards/{card_code}/",
+        "card history page": f"/contribute/{slug}/cards/{card_code}/history/",
+        "merge duplicate cards": f"/contribute/review/{slug}/merge/",
     }
     return ContributePages(player=player, editor=editor)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from django.utils.html import escape
 
 from catalog.models import Card, Game, Printing
@@ -83,8 +84,9 @@ def withdrawn(
     return Card.objects.get(code=KEPT)
 
 
-def _note(proposal: Proposal) -> str:
-    return str(WITHDRAWN_BY_PROPOSAL % {"number": proposal.pk})
+def _note(proposal: Proposal, language: str = "en") -> str:
+    with translation.override(language):
+        return str(WITHDRAWN_BY_PROPOSAL % {"number": proposal.pk})
 
 
 def _codes(html: str) -> set[str]:
@@ -96,6 +98,7 @@ def test_the_card_is_kept_for_the_deck_and_the_collection_and_withdrawn(
 ) -> None:
     assert withdrawn.withdrawn_at is not None
     assert withdrawn.withdrawn_note == _note(kept_proposal)
+    assert withdrawn.withdrawn_note_ja == _note(kept_proposal, "ja") != withdrawn.withdrawn_note
     assert deck.entries.filter(card=withdrawn, quantity=4).exists()
     assert CollectionItem.objects.filter(owner=stranger, card=withdrawn, quantity=3).exists()
     assert Printing.objects.filter(card=withdrawn).count() == 1
@@ -147,6 +150,7 @@ def test_the_card_page_answers_410_gone_with_the_note(
     assert client.get(f"/games/{GAME}/cards/NO-SUCH/").status_code == 404
     japanese = client.get(f"/games/{GAME}/cards/{KEPT}/", HTTP_ACCEPT_LANGUAGE="ja")
     assert japanese.status_code == 410 and KEPT_JA in japanese.content.decode()
+    assert escape(_note(kept_proposal, "ja")) in japanese.content.decode()
 
 
 def test_the_deck_legality_names_the_card_and_the_note_in_english_and_japanese(
@@ -159,8 +163,10 @@ def test_the_deck_legality_names_the_card_and_the_note_in_english_and_japanese(
     assert record["severity"] == "error" and record["zone"] == "main"
     assert record["message"]["en"] == f"{KEPT_EN} was withdrawn from the catalog: {note}"
     assert record["fix"]["en"] == f"Replace {KEPT_EN} with a card of the catalog."
-    # Japanese names the card by its Japanese name, the note as the catalog wrote it
-    assert KEPT_JA in record["message"]["ja"] and note in record["message"]["ja"]
+    # Japanese names the card by its Japanese name, and gives the note in Japanese
+    japanese = record["message"]["ja"]
+    assert KEPT_JA in japanese and _note(kept_proposal, "ja") in japanese
+    assert note not in record["message"]["ja"]
     assert KEPT_EN not in record["message"]["ja"] and KEPT_JA in record["fix"]["ja"]
     assert record["cards"] == [{"code": KEPT, "name_en": KEPT_EN, "name_ja": KEPT_JA}]
 
