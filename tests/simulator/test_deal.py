@@ -100,3 +100,19 @@ def test_the_same_game_of_different_runs_is_dealt_independently() -> None:
     tops = Counter(int(deal_orders(seed, 0, 1, 10)[0][0]) for seed in range(3000))
     _stat, p_value = stats.chisquare([tops[card] for card in range(10)])
     assert p_value > 0.001, tops
+
+
+@pytest.mark.parametrize("run_seed", [0, 1, 12_345, 2**62, 2**63 - 1])
+def test_the_kernels_deal_is_the_chunk_deal_for_every_deck_size(run_seed: int) -> None:
+    """``compiled.deal_order`` (one game, inside numba) deals what ``deal_orders`` deals, for
+    decks of 1 to 60 cards, from the smallest run seed to the largest: every kernel deals
+    through it."""
+    from simulator.engine.compiled import deal_order
+
+    for size in range(1, 61):
+        expected = deal_orders(run_seed, 7, 40, size)
+        keys = np.empty(size, dtype=np.uint64)
+        out = np.empty(size, dtype=np.intp)
+        for row in range(40):
+            deal_order(run_seed, 7 + row, size, keys, out)
+            assert out.tolist() == expected[row].tolist(), (run_seed, size, row)
