@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import gc
 import io
 import os
 import random
@@ -827,6 +828,11 @@ def _search_concurrency(ctx: Context) -> Iterator[Figure]:
     results = forked.Queue()
     _use_database(big)  # no connection or pool is carried into the forked clients
     connections.close_all()
+    # As gunicorn's master does before it forks (gunicorn.conf.py): what this process holds
+    # is frozen out of the collector, or each client's first full collection copies every
+    # page it shares with this one, a pause of half a second in the middle of a timed request.
+    gc.collect()
+    gc.freeze()
     clients = [
         forked.Process(
             target=_concurrent_client, args=(n, databases, runs, barrier, results), daemon=True

@@ -56,6 +56,8 @@ def game_turns_per_second(engine: Engine[Any, Any]) -> float:
             status=RunStatus.SUCCEEDED,
             games__gte=MIN_SAMPLE_GAMES,
             worker_seconds__gt=0,
+            # a tuning's round plays every move beside each game: its time is not a run's
+            tuning__isnull=True,
         )
         .order_by("-finished_at")
         .values_list("games", "params", "worker_seconds")[:SAMPLE_RUNS]

@@ -33,6 +33,20 @@ def _printings(entry: EntryFacts) -> tuple[SimPrinting, ...]:
     )
 
 
+def sim_card_for(entry: EntryFacts, index: int, *, language: str = "en") -> SimCard:
+    """The card of ``entry`` as an engine plays it (its pinned printing's numbers, else its
+    first printing's), at position ``index`` of the deck's cards."""
+    return SimCard(
+        index=index,
+        code=entry.card.code,
+        name=entry.card.name(language),
+        card_type=entry.card.card_type,
+        attributes=_attributes(entry),
+        variant=entry.printing.variant if entry.printing else "",
+        printings=_printings(entry),
+    )
+
+
 def sim_deck_from_facts(facts: DeckFacts, *, language: str = "en") -> SimDeck:
     rules = deck_rules(facts.game)
     draw_zone = rules.deck_zones[0].code if rules.deck_zones else rules.zones[0].code
@@ -44,17 +58,7 @@ def sim_deck_from_facts(facts: DeckFacts, *, language: str = "en") -> SimDeck:
         key = (entry.card.code, variant)
         if key not in index_of:
             index_of[key] = len(cards)
-            cards.append(
-                SimCard(
-                    index=len(cards),
-                    code=entry.card.code,
-                    name=entry.card.name(language),
-                    card_type=entry.card.card_type,
-                    attributes=_attributes(entry),
-                    variant=variant,
-                    printings=_printings(entry),
-                )
-            )
+            cards.append(sim_card_for(entry, len(cards), language=language))
         zones.setdefault(entry.zone, []).append((index_of[key], entry.quantity))
     return SimDeck(
         game=facts.game,

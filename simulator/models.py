@@ -94,6 +94,10 @@ class SimulationRun(models.Model):
     recovered_at = models.DateTimeField(null=True, blank=True)
     #: the worker time the run was expected to take when it was created (its cost bound)
     estimated_seconds = models.FloatField(default=0.0)
+    #: the deck tuning this run is a round of (its chunks play paired games, docs/tuning.md)
+    tuning = models.ForeignKey(
+        "TuningJob", on_delete=models.CASCADE, null=True, blank=True, related_name="rounds"
+    )
 
     class Meta:
         indexes = [
@@ -198,3 +202,82 @@ class RunChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}#{self.index}"
+
+
+class TuningSource(models.TextChoices):
+    """Where the cards a tuning may add come from."""
+
+    OWNED = "owned", _("Cards I own")
+    FREE = "free", _("Copies no built deck holds")
+    ALL = "all", _("Every card of the game")
+    LIST = "list", _("A list I type")
+
+
+class TuningJob(models.Model):
+    """ "Improve this deck": one-card moves of a deck raced against it by simulation.
+
+    Everything the race depends on is frozen when the job is created -- the deck as the
+    engine saw it and the cards the moves may add (``deck_data``), the moves, the goal, the
+    parameters, the seed and the budget -- so the same job gives the same ranking on any
+    number of workers. Its rounds are simulation runs (``SimulationRun.tuning``) played on the
+    runs' chunks, leases and sweep; ``state`` is the race between rounds
+    (``simulator.engine.tuning.RaceState``). docs/tuning.md."""
+
+    public_id = models.CharField(max_length=24, unique=True, default=new_public_id, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tuning_jobs"
+    )
+    deck = models.ForeignKey(
+        Deck, on_delete=models.SET_NULL, null=True, blank=True, related_name="tuning_jobs"
+    )
+    revision = models.ForeignKey(
+        DeckRevision, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    deck_name = models.CharField(max_length=120, blank=True)
+    revision_number = models.PositiveIntegerField(null=True, blank=True)
+    game = models.SlugField(max_length=40)
+    engine = models.SlugField(max_length=40)
+    engine_version = models.PositiveIntegerField()
+    params = models.JSONField(default=dict, blank=True)
+    #: the engine's goal code (``Engine.goals``) and the turn it is read at, if any
+    goal = models.SlugField(max_length=60)
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED)])
+    source = models.CharField(max_length=10, choices=TuningSource.choices)
+    #: what the player asked for: {"cards": [codes typed], "pins": [codes], "sizes": bool}
+    spec = models.JSONField(default=dict, blank=True)
+    #: the moves, in the order the race numbers them: [[cut code or null, add code or null]]
+    moves = models.JSONField(default=list)
+    #: {"baseline": the deck as ``sim_deck_to_json``, "new_cards": the cards moves may add
+    #: that the deck does not hold, as the same JSON's cards}
+    deck_data = models.JSONField()
+    #: game plays the race may spend in all (the baseline's included)
+    budget = models.PositiveBigIntegerField()
+    #: the race between rounds (``RaceState.to_json``)
+    state = models.JSONField()
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    failure = models.CharField(max_length=20, choices=RunFailure.choices, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: the rounds' chunks' compute time added up
+    worker_seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        indexes = [
+            # a deck's simulation page: its player's tunings of it, newest first
+            models.Index(fields=["owner", "deck", "-created_at"], name="tuning_owner_deck"),
+        ]
+        ordering = ["-created_at"]
+        verbose_name = _("deck tuning")
+        verbose_name_plural = _("deck tunings")
+
+    def __str__(self) -> str:
+        return f"{self.engine} tuning ({self.public_id})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("simulator:tuning", args=[self.public_id])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status not in ACTIVE_STATUSES

@@ -43,7 +43,8 @@ class RunPlay:
     run_id: int
     public_id: str
     owner_id: int
-    engine: Engine[Any, Any]
+    #: the engine, or for a round of a deck tuning its paired stand-in (simulator/tuning/)
+    engine: Engine[Any, Any] | Any
     params: dict[str, Any]
     seed: int
     games: int

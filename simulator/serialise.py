@@ -23,29 +23,31 @@ class DeckDataError(ValueError):
     """Stored deck data this code cannot read (a newer format, or damaged)."""
 
 
+def card_to_json(card: SimCard) -> dict[str, Any]:
+    return {
+        "code": card.code,
+        "name": card.name,
+        "card_type": card.card_type,
+        "attributes": dict(card.attributes),
+        "variant": card.variant,
+        "printings": [
+            [p.set_code, p.number, p.variant, dict(p.attributes)] for p in card.printings
+        ],
+    }
+
+
 def sim_deck_to_json(deck: SimDeck) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "game": deck.game,
         "draw_zone": deck.draw_zone,
-        "cards": [
-            {
-                "code": card.code,
-                "name": card.name,
-                "card_type": card.card_type,
-                "attributes": dict(card.attributes),
-                "variant": card.variant,
-                "printings": [
-                    [p.set_code, p.number, p.variant, dict(p.attributes)] for p in card.printings
-                ],
-            }
-            for card in deck.cards
-        ],
+        "cards": [card_to_json(card) for card in deck.cards],
         "zones": [
             [zone, [[index, quantity] for index, quantity in lines]]
             for zone, lines in deck.zones.items()
         ],
         "extras": dict(deck.extras),
+        **({"draw_order": list(deck.draw_order)} if deck.draw_order is not None else {}),
     }
 
 
@@ -78,6 +80,9 @@ def sim_deck_from_json(data: Mapping[str, Any]) -> SimDeck:
             zones=zones,
             draw_zone=str(data["draw_zone"]),
             extras=dict(data.get("extras") or {}),
+            draw_order=(
+                tuple(int(i) for i in data["draw_order"]) if data.get("draw_order") else None
+            ),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DeckDataError(f"damaged deck data: {exc!r}") from exc

@@ -65,6 +65,7 @@ from simulator.supervisor import (
     runs_supervise,
     worker_tag,
 )
+from simulator.tuning.play import is_round, round_play
 
 logger = logging.getLogger(__name__)
 
@@ -215,8 +216,10 @@ def _start(
     deck_data: dict[str, Any],
     deck_name: str,
     estimated_seconds: float,
+    tuning: Any = None,
 ) -> SimulationRun:
-    """Store the run and its chunks; the chunks are queued once the transaction commits."""
+    """Store the run and its chunks; the chunks are queued once the transaction commits.
+    ``tuning``: the deck tuning the run is a round of (``simulator.tuning``)."""
     chunks = _chunks(games, chunk_size)
     run = SimulationRun.objects.create(
         owner=owner,
@@ -234,6 +237,7 @@ def _start(
         chunks_total=len(chunks),
         deck_data=deck_data,
         estimated_seconds=estimated_seconds,
+        tuning=tuning,
     )
     RunChunk.objects.bulk_create(
         RunChunk(run=run, index=index, start=start, count=count)
@@ -396,7 +400,15 @@ _PLAY_FIELDS = (
     "chunk_size",
     "deck_data",
 )
-_STORE_FIELDS = ("status", "games", "chunks_total", "chunks_done", "games_done", "worker_seconds")
+_STORE_FIELDS = (
+    "status",
+    "games",
+    "chunks_total",
+    "chunks_done",
+    "games_done",
+    "worker_seconds",
+    "tuning",
+)
 
 
 def _run_play(run_id: int) -> RunPlay | None:
@@ -414,16 +426,25 @@ def _run_play(run_id: int) -> RunPlay | None:
         error = f"engine {run.engine} v{run.engine_version} not found (this worker: {found})"
         run_fail(run_id=run_id, error=error, failure=RunFailure.ENGINE_MISSING)
         return None
+    plays: Any = engine
+    deck_data = run.deck_data
+    if is_round(deck_data):
+        # a round of a deck tuning: the baseline and its moves, paired (simulator/tuning/)
+        try:
+            plays, deck_data = round_play(engine, deck_data)
+        except (KeyError, TypeError, ValueError) as exc:
+            run_fail(run_id=run_id, error=f"tuning round unreadable: {exc!r}")
+            return None
     play = RunPlay(
         run_id=run_id,
         public_id=run.public_id,
         owner_id=run.owner_id,
-        engine=engine,
+        engine=plays,
         params=run.params,
         seed=run.seed,
         games=run.games,
         chunk_size=run.chunk_size,
-        deck_data=run.deck_data,
+        deck_data=deck_data,
         started=run.status != RunStatus.QUEUED,
     )
     run_play_keep(play)
@@ -463,6 +484,11 @@ def _chunk_store(
             _finalise(run)
             fields += ["results", "status", "finished_at"]
         run.save(update_fields=fields)
+        if run.tuning_id is not None and run.status == RunStatus.SUCCEEDED:
+            # the race takes the round and queues the next, in this same transaction
+            from simulator.tuning.services import tuning_round_done
+
+            tuning_round_done(run=run)
         # The store freed a place among the player's chunks out: fill it (rarely needed, as
         # the claim filled the queue's; one query when it is not).
         expired = feed_after_store(owner_id=play.owner_id)

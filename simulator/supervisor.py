@@ -98,6 +98,10 @@ def run_stop(*, run_id: int, status: str, failure: str = "", error: str = "") ->
             RunChunk.objects.filter(run_id=run_id).exclude(status=ChunkStatus.DONE).update(
                 status=ChunkStatus.SKIPPED, lease_until=None
             )
+            # a round of a deck tuning ends its tuning with it (one UPDATE, by the runs' key)
+            from simulator.tuning.services import tuning_stopped
+
+            tuning_stopped(run_id=run_id, status=status, failure=failure, error=error)
     return bool(stopped)
 
 

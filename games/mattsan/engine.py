@@ -48,6 +48,8 @@ The engine's modules (pure Python and numpy, no Django):
   * ``metrics.py``: the measures' names (stable, read by the Django side), ``record_game`` and
     ``BatchTally`` (a batch's measures added up once);
   * ``kernel.py``: the compiled batch kernel (numba) and its arrays;
+  * ``goals.py``: what a deck is tuned for (``GOALS``), read from a game's measures or from
+    the kernel's per-game rows (``MattsanEngine.goal_values``);
   * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand.
 
 Speed: ``prepare`` builds per-card integer tables (and the same as numpy arrays for the
@@ -79,6 +81,7 @@ from games.mattsan.constants import (
     TRUMP,
     Action,
 )
+from games.mattsan.goals import GOALS, ROW_READS
 from games.mattsan.metrics import (
     M_DECK_OUT_TURN,
     M_DEFEAT_TURN,
@@ -108,6 +111,7 @@ from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine
+from simulator.engine.goals import Goal, Values
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
@@ -117,6 +121,8 @@ __all__ = ["ENGINE", "GAME_SLUG", "MattsanEngine", "PlanStep", "hand_plan"]
 
 GAME_SLUG = GAME.slug
 DIGEST = "mattsan.md"
+#: games whose kernel rows ``goal_values`` holds at once
+GOAL_ROWS = 8_192
 
 #: what the engine assumes where the published rules are silent (listed on the results page)
 ASSUMPTIONS: tuple[str, ...] = (
@@ -160,6 +166,7 @@ class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
     assumptions = ASSUMPTIONS
     schedule = SCHEDULE
     max_turns = 60
+    goals = GOALS
     params = ParamSpec(
         (
             Param(
@@ -489,6 +496,33 @@ class MattsanEngine(Engine[MattsanPrepared, MattsanState]):
             )
         compiled.fallback_notice(self.slug)
         return python_batch(p, run_seed, start, count)
+
+    def goal_values(
+        self,
+        prepared: MattsanPrepared,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """Each game's value of ``goal``: read from the compiled kernel's per-game rows
+        (``kernel.per_game``, the games ``play`` plays) where numba loads, else played game
+        by game (``values_by_play``); tests/games/mattsan/test_goals.py holds the two equal
+        game by game."""
+        read = ROW_READS.get(goal.code) if goal in GOALS else None  # a goal of ours
+        if read is None or not compiled.available():
+            return super().goal_values(prepared, params, goal, turn, run_seed, start, count)
+        p = prepared
+        out = np.empty(max(count, 0), dtype=np.int64)
+        # a row is 7 + 3 x max_turns integers: rows for a few thousand games at a time keep
+        # a long race's memory small
+        for at in range(0, count, GOAL_ROWS):
+            size = min(GOAL_ROWS, count - at)
+            rows = kernel.per_game(p.tables, run_seed, start + at, size)
+            out[at : at + size] = read(rows, p.max_turns, turn)
+        return out
 
     def warm(self) -> None:
         """Compile the kernel, or load it from numba's on-disk cache, on the golden deck."""

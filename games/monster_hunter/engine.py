@@ -71,7 +71,9 @@ The engine's modules (pure Python, no Django):
   * ``state.py``: ``MonsterHunterState``, what the rules allow and how each action plays;
   * ``policy.py``: ``policy_action``, the goldfish policy described above;
   * ``metrics.py``: the measures' names and ``record_game``;
-  * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand.
+  * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand;
+  * ``goals.py``: what a deck is tuned for (``GOALS``), read from a game's measures or from
+    the kernel's per-game rows (``MonsterHunterEngine.goal_values``).
 
 Deals: a game's deck is dealt from counter-based keys (``simulator/engine/deal.py``), and the
 r-th reshuffle after a retreat is the same deal of game ``index + r * RESHUFFLE_STRIDE``
@@ -100,6 +102,7 @@ import numpy as np
 
 from games.monster_hunter import GAME, kernel
 from games.monster_hunter.constants import HUNTER_ZONE, NO_LINEUP, UNIFORM, Action
+from games.monster_hunter.goals import GOALS, ROW_READS
 from games.monster_hunter.metrics import (
     M_ARMOR_TURN,
     M_DEAD_ITEMS,
@@ -131,6 +134,7 @@ from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine
+from simulator.engine.goals import Goal, Values
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
@@ -140,6 +144,10 @@ __all__ = ["ENGINE", "GAME_SLUG", "MonsterHunterEngine", "PlanStep", "hand_plan"
 
 GAME_SLUG = GAME.slug
 DIGEST = "monster-hunter.md"
+#: games whose kernel rows ``goal_values`` holds at once: a row is 8 * (43 + 2 * max_turns)
+#: bytes, so however many games a tuning round asks for, its rows never take more than about
+#: 10 MB (at 60 turns)
+GOAL_ROWS = 8_192
 
 
 # --- the engine ------------------------------------------------------------------------------
@@ -402,6 +410,7 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
         N_("Material points from your own slain monsters (see the material parameter)."),
     )
     cites = tuple(f"{DIGEST}:{line}" for line in CITED_LINES)
+    goals = GOALS
     metric_labels = {
         M_HR_PREFIX: N_("HR points by turn"),
         M_PLACED_PREFIX: N_("Monsters placed by turn"),
@@ -495,6 +504,30 @@ class MonsterHunterEngine(Engine[MonsterHunterPrepared, MonsterHunterState]):
             return kernel.metrics_of(totals, p.hr_keys, p.placed_keys)
         compiled.fallback_notice(self.slug)
         return python_batch(p, run_seed, start, count)
+
+    def goal_values(
+        self,
+        prepared: MonsterHunterPrepared,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """The goal's value in each game, read off the compiled kernel's per-game rows (the
+        games ``play`` plays: tests/games/monster_hunter/test_goals.py holds them equal to
+        ``values_by_play`` game by game); without numba, or for a goal the rows do not
+        carry, each game played alone."""
+        read = ROW_READS.get(goal.code)
+        if read is None or not compiled.available():
+            return super().goal_values(prepared, params, goal, turn, run_seed, start, count)
+        values = np.empty(count, dtype=np.int64)
+        for at in range(0, count, GOAL_ROWS):
+            size = min(GOAL_ROWS, count - at)
+            rows = kernel.per_game(prepared.tables, run_seed, start + at, size)
+            values[at : at + size] = read(rows, prepared.max_turns, turn)
+        return values
 
     def warm(self) -> None:
         """Compile the kernel, or load it from numba's on-disk cache, on the golden deck."""

@@ -68,6 +68,8 @@ The engine's modules (pure Python, no Django):
   * ``policy.py``: the policy's pure pieces (climax covers, the keep value of a card);
   * ``metrics.py``: the measures' names, ``cards_seen_by_turn`` and ``record_game``;
   * ``plan.py``: ``hand_plan``, what the policy does first with an opening hand;
+  * ``goals.py``: what a deck is tuned for (``GOALS``), read from a game's measures or from
+    the kernel's rows (``OukaEngine.goal_values``);
   * ``kernel.py``: the compiled batch kernel ``play_games`` uses (numba; the same games as the
     state API, game by game: docs/engines/ouka_fushin.md).
 
@@ -82,6 +84,8 @@ from __future__ import annotations
 
 import random
 from typing import Any
+
+import numpy as np
 
 from games.ouka_fushin import GAME, kernel
 from games.ouka_fushin.constants import (
@@ -103,6 +107,7 @@ from games.ouka_fushin.constants import (
     STACK_WHEN_FULL,
     Action,
 )
+from games.ouka_fushin.goals import GOALS, ROW_READS
 from games.ouka_fushin.metrics import (
     M_ATTEMPTED,
     M_CANNOT_SUBSTITUTE,
@@ -143,6 +148,7 @@ from games.ouka_fushin.state import OukaState, deal
 from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.engine import Engine
+from simulator.engine.goals import Goal, Values
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
@@ -151,6 +157,8 @@ __all__ = ["ENGINE", "GAME_SLUG", "OukaEngine", "PlanStep", "hand_plan"]
 
 GAME_SLUG = GAME.slug
 DIGEST = "ouka-fushin.md"
+#: games whose kernel rows ``goal_values`` holds at once (about 19 MB)
+GOAL_SLICE = 65_536
 
 
 # --- the engine ------------------------------------------------------------------------------
@@ -161,6 +169,7 @@ class OukaEngine(Engine[OukaPrepared, OukaState]):
     version = 2  # 2: a story the protagonist can never pass is not kept (issue 22)
     schedule = SCHEDULE
     max_turns = 100
+    goals = GOALS
     params = ParamSpec(
         (
             Param(
@@ -405,6 +414,31 @@ class OukaEngine(Engine[OukaPrepared, OukaState]):
         else:
             compiled.fallback_notice(self.slug)
         return super().play_games(prepared, params, run_seed, start, count)
+
+    def goal_values(
+        self,
+        prepared: OukaPrepared,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """The goal read off the compiled kernel's rows (``goals.ROW_READS``), the same
+        games as ``values_by_play``; a goal or deck the kernel does not cover, or numba off,
+        plays the reference."""
+        read = ROW_READS.get(goal.code)
+        if read is not None and compiled.available():
+            t = kernel.tables(prepared)
+            if t is not None:
+                out = np.empty(count, dtype=np.int64)
+                # a row is a few hundred bytes: a round of a million games goes in slices
+                for at in range(0, count, GOAL_SLICE):
+                    n = min(GOAL_SLICE, count - at)
+                    out[at : at + n] = read(kernel.play_rows(t, run_seed, start + at, n), turn)
+                return out
+        return super().goal_values(prepared, params, goal, turn, run_seed, start, count)
 
     def warm(self) -> None:
         """Compile the kernel (or load it from numba's disk cache) on the golden deck."""

@@ -22,6 +22,9 @@ Measures (the Django side reads these names; keep them stable):
     recharge.md:45-46);
   * ``cards_seen`` -- cards drawn in all (the opening card included).
 
+Goals (issue 23, games/recharge/goals.py): power by turn T, can open by turn T and the first
+turn able to open, each game's value read from the kernel's per-game rows (``goal_values``).
+
 Speed: the solver's answer depends only on which cards are in hand, so ``prepare`` keeps a
 cache from the sorted card indexes to (power, formation text) shared by every game of a run,
 for the state API. A worker's batches (``play_games``) need no formation text. Where numba
@@ -45,6 +48,16 @@ from typing import Any
 import numpy as np
 
 from games.recharge import GAME, kernel
+from games.recharge.goals import (
+    GOALS,
+    M_FIRST_OPEN,
+    M_NEVER_OPENED,
+    M_OPEN_PREFIX,
+    M_POWER_PREFIX,
+    ROW_READS,
+    open_key,
+    power_key,
+)
 from games.recharge.power import FormationPower
 from games.recharge.schedule import OPENING_HAND, SCHEDULE
 from games.recharge.solver import POWER_PLUS, RCard, best_formation, card_from_attributes
@@ -52,6 +65,7 @@ from simulator.engine import compiled
 from simulator.engine.cards import SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine, GameState
+from simulator.engine.goals import Goal, Values
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
@@ -66,11 +80,8 @@ DRAW = "draw"
 PASS = "pass"
 Action = str
 
-# Metric names.
-M_POWER_PREFIX = "power_by_turn:"
-M_OPEN_PREFIX = "can_open_by_turn:"
-M_FIRST_OPEN = "first_open_turn"
-M_NEVER_OPENED = "never_opened"
+# Metric names (the first four, and ``power_key``/``open_key``, are defined in goals.py,
+# which reads them and which this module needs as it defines its class).
 M_HAND_FULL = "hand_full"
 M_HAND_FULL_TURN = "hand_full_turn"
 M_POWER_WHEN_FULL = "power_when_full"
@@ -78,15 +89,6 @@ M_SEEN = "cards_seen"
 
 #: beyond this many distinct hands the run's formation cache starts again (memory bound)
 CACHE_LIMIT = 200_000
-
-
-def power_key(turn: int) -> str:
-    """``power_by_turn:07``: zero-padded so sorted names run in turn order."""
-    return f"{M_POWER_PREFIX}{turn:02d}"
-
-
-def open_key(turn: int) -> str:
-    return f"{M_OPEN_PREFIX}{turn:02d}"
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,7 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         ),
     )
     cites = tuple(f"{DIGEST}:{line}" for line in (12, 14, 17, 19, 23, 26, 33, 37, 46, 57))
+    goals = GOALS
     metric_labels = {
         M_POWER_PREFIX: N_("Best formation power by turn"),
         M_OPEN_PREFIX: N_("Can open by turn"),
@@ -352,6 +355,29 @@ class RechargeEngine(Engine[RechargePrepared, RechargeState]):
         p = prepared
         totals = kernel.play_batch(p.arrays, p.turns, p.chain, p.threshold, run_seed, start, count)
         return _totals_metrics(p, count, totals)
+
+    def goal_values(
+        self,
+        prepared: RechargePrepared,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """Each game's value of ``goal``: read from the compiled kernel's per-game rows
+        (``kernel.play_each``, the same games as ``play``) where numba loads, else played
+        game by game (``values_by_play``); tests/games/recharge/test_goals.py holds the two
+        equal game by game."""
+        read = ROW_READS.get(goal.code) if goal in GOALS else None  # a goal of ours
+        if read is None or not compiled.available():
+            return super().goal_values(prepared, params, goal, turn, run_seed, start, count)
+        if run_seed < 0 or start < 0:  # as play_games refuses them
+            raise ValueError("run seeds and game indexes are not negative")
+        p = prepared
+        rows = kernel.play_each(p.arrays, p.turns, p.chain, p.threshold, run_seed, start, count)
+        return read(rows, turn)
 
     def play_games_python(
         self,

@@ -44,6 +44,11 @@ seeding a generator and shuffling in Python another 40 %. Where numba loads, ``p
 runs the compiled kernel of ``games/unmatched/kernel.py`` instead (the same games and the same
 Metrics, over the int arrays ``prepare`` keeps in ``UnmatchedPrepared.arrays``; about 13 times
 the Python batch path): docs/engines/unmatched.md.
+
+Tuning (issue 23): the goals a deck is tuned for are ``goals.GOALS``; ``goal_values`` reads
+them off the kernel game by game (``kernel.play_values``), the very values
+``simulator.engine.goals.values_by_play`` reads from each game's Metrics. Only a custom deck is
+tuned (``tune_problems``): an official hero deck is exactly its printed cards (line 17).
 """
 
 from __future__ import annotations
@@ -58,18 +63,29 @@ import numpy as np
 import numpy.typing as npt
 
 from games.unmatched import GAME, kernel
+from games.unmatched.goals import GOALS, KERNEL_READS
 from games.unmatched.rules import fighter_names, is_ours
 from games.unmatched.schedule import EXHAUSTION_DAMAGE, OPENING_HAND, SCHEDULE
 from simulator.engine import compiled
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.deal import deal_orders
 from simulator.engine.engine import Engine, GameState
+from simulator.engine.goals import Goal, Values
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
 from simulator.engine.rng import dealt_order
 
 DIGEST = "unmatched.md"
+#: the code of a player's own set (``games/unmatched/deck_json.py``, ``custom_set``): the
+#: cards of a fan-made deck are printed there and nowhere else
+CUSTOM_SET_PREFIX = "custom-"
+#: why an official hero deck is not tuned (``tune_problems``)
+OFFICIAL_DECK = N_(
+    "This deck holds only cards printed for its hero, like an official hero deck, which is "
+    "exactly the cards of its box: only a custom deck (with cards of your own or from other "
+    "hero decks) can be tuned."
+)
 
 # two actions a turn (unmatched.md:26), hand limit 7 (unmatched.md:36): one definition, in
 # the kernel module, which cannot import this one
@@ -368,6 +384,7 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
     version = 2
     schedule = SCHEDULE
     max_turns = 60
+    goals = GOALS
     params = ParamSpec(
         (
             Param(
@@ -423,6 +440,49 @@ class UnmatchedEngine(Engine[UnmatchedPrepared, UnmatchedState]):
         compiled.warm_deal()
         tables = kernel.arrays((0, 1, 2), (2, 1, 0, 0), (2, 1, 0, 0), (2, 3, 1, 4), (0, 0, 1, 0))
         kernel.play_batch(tables, 16, 16, 2, 1, 0, 1)
+        kernel.play_values(tables, 16, 16, 2, 1, 0, 1, kernel.V_DAMAGE_BY, 1)
+
+    def tune_problems(self, deck: SimDeck) -> list[str]:
+        """An official hero deck is exactly its printed action cards (unmatched.md:17): a deck
+        whose hero is a catalog card and whose every action card was printed in that hero's
+        own deck is taken for one. A deck holding a player's own cards or a card printed for
+        another hero deck is custom, and tuned. What the deck alone cannot tell: a deck of the
+        hero's own cards in other numbers than the box's is taken for the official one."""
+        heroes = deck.in_zone(HERO_ZONE)
+        if len(heroes) != 1 or not _catalog_card(heroes[0]):
+            return []  # no hero: deck_problems says so; a hero of the player's own: custom
+        own_deck = printed_in(heroes[0])
+        cards = deck.in_zone(deck.draw_zone)
+        if cards and all(_catalog_card(c) and own_deck & printed_in(c) for c in cards):
+            return [OFFICIAL_DECK]
+        return []
+
+    def goal_values(
+        self,
+        prepared: UnmatchedPrepared,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """The goal's value of each game from the compiled kernel (``kernel.play_values``),
+        the games ``values_by_play`` plays; numba off, or a goal the kernel does not read:
+        the reference itself."""
+        reading = KERNEL_READS.get(goal.code)
+        if reading is None or not compiled.available():
+            return super().goal_values(prepared, params, goal, turn, run_seed, start, count)
+        if run_seed < 0 or start < 0:  # as the reference's deal (deal_orders) refuses them
+            raise ValueError("run seeds and game indexes are not negative")
+        p = prepared
+        at = (goal.turn if turn is None else turn) if goal.at_turn else 0
+        if at is None or (goal.at_turn and not 1 <= at <= p.max_turns):
+            # the reference finds no measure of that turn either
+            raise ValueError(f"turn {at} is not a turn of a game of at most {p.max_turns} turns")
+        return kernel.play_values(
+            p.arrays, p.hero_hp, p.opponent_hp, p.max_turns, run_seed, start, count, reading, at
+        )
 
     def deck_problems(self, deck: SimDeck) -> list[str]:
         problems = []
@@ -745,6 +805,12 @@ def printed_in(card: SimCard) -> frozenset[str]:
     say so in the card's own ``printed_in`` attribute instead."""
     numbers = {p.number for p in card.printings if p.number}
     return frozenset(numbers | set(card.attributes.get("printed_in") or ()))
+
+
+def _catalog_card(card: SimCard) -> bool:
+    """Printed in a catalog set, not only in a player's own (a fan-made deck's) set; a card
+    made by hand, with no printing, is not a catalog card."""
+    return any(not p.set_code.startswith(CUSTOM_SET_PREFIX) for p in card.printings)
 
 
 def _ours(card: SimCard, names: Sequence[str], own_decks: frozenset[str]) -> bool:

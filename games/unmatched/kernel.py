@@ -7,7 +7,9 @@ counter-based deal (``simulator.engine.compiled.deal_order``: the same deck orde
 chunk path and the state API) and adds the measures into ``Totals``, plain int64 arrays that
 ``engine._kernel_metrics`` turns into the very ``Metrics`` the Python batch path gives.
 ``play_each`` plays the same core one game at a time and returns a row per game, so the tests
-compare the kernel with the state API game by game, not only on totals.
+compare the kernel with the state API game by game, not only on totals. ``play_values`` plays
+the same core for tuning (issue 23) and keeps one number per game: a goal's value
+(games/unmatched/goals.py).
 
 The rules (cited as in engine.py): opening hand 5 (unmatched.md:23), two actions a turn, no
 pass (line 26), a maneuver draws 1 (line 27), an attack deals its value to a goldfish that
@@ -44,6 +46,10 @@ FELL_TURN, LOST, DRAWN, EXHAUSTION, EXHAUSTION_TURN, TURNS, FINAL = range(7)
 ROW = 7
 S_FELL, S_LOST, S_EXHAUSTED, S_DRAWN, S_DRAWN2, S_EXHAUSTION, S_EXHAUSTION2 = range(7)
 SCALARS = 7
+# What ``play_values`` reads of each game (games/unmatched/goals.py maps its goals to them):
+# the damage dealt by the end of a turn, whether the opponent fell by a turn (0/1), the turn it
+# fell (``max_turns + 1`` when it never did).
+V_DAMAGE_BY, V_FELL_BY, V_FALLS_TURN = range(3)
 
 
 class UnmatchedArrays(NamedTuple):
@@ -334,3 +340,64 @@ def play_each(
     )
     _play_each(run_seed, start, count, *tables, hero_hp, opponent_hp, max_turns, *rows)
     return rows
+
+
+@kernel
+def _play_values(
+    run_seed: int,
+    start: int,
+    count: int,
+    pile: npt.NDArray[np.intp],
+    value: Ints,
+    score: Ints,
+    rank: Ints,
+    dead: Ints,
+    hero_hp: int,
+    opponent_hp: int,
+    max_turns: int,
+    reading: int,
+    turn: int,
+    out: Ints,
+) -> None:
+    size = pile.shape[0]
+    keys = np.empty(size, dtype=np.uint64)
+    order = np.empty(size, dtype=np.intp)
+    hand = np.empty(HAND_ROOM, dtype=np.int64)
+    dead_by_turn = np.empty(max_turns, dtype=np.int64)
+    damage_by_turn = np.empty(max_turns, dtype=np.int64)
+    row = np.empty(ROW, dtype=np.int64)
+    for r in range(count):
+        deal_order(run_seed, start + r, size, keys, order)
+        _game(
+            order, size, pile, value, score, rank, dead, hero_hp, opponent_hp, max_turns,
+            hand, dead_by_turn, damage_by_turn, row,
+        )  # fmt: skip
+        fell_turn = row[FELL_TURN]
+        if reading == V_DAMAGE_BY:
+            # a game over before ``turn`` keeps its final damage, as the measures do
+            out[r] = damage_by_turn[turn - 1] if turn <= row[TURNS] else row[FINAL]
+        elif reading == V_FELL_BY:
+            out[r] = 1 if 0 < fell_turn <= turn else 0
+        else:
+            out[r] = fell_turn if fell_turn > 0 else max_turns + 1
+
+
+def play_values(
+    tables: UnmatchedArrays,
+    hero_hp: int,
+    opponent_hp: int,
+    max_turns: int,
+    run_seed: int,
+    start: int,
+    count: int,
+    reading: int,
+    turn: int,
+) -> Ints:
+    """One value per game (``V_*``: which one; ``turn`` from 1 to ``max_turns`` for the first
+    two) of games ``start`` .. ``start + count - 1``, in game order: what tuning compares
+    game by game, without the per-turn rows ``play_each`` keeps of every game."""
+    out = np.zeros(count, dtype=np.int64)
+    _play_values(
+        run_seed, start, count, *tables, hero_hp, opponent_hp, max_turns, reading, turn, out
+    )
+    return out

@@ -40,3 +40,29 @@ TOO_MANY_RUNS = OpenApiResponse(
     },
     description=_("You already have the most simulations queued or running at once."),
 )
+
+TUNING_ID = OpenApiParameter(
+    "public_id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description=_("The tuning's public id."),
+)
+DECK_ID = OpenApiParameter(
+    "public_id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description=_("The deck's public id."),
+)
+TUNING_NOT_FOUND = OpenApiResponse(
+    response=_DETAIL, description=_("No such tuning, or a tuning that is not yours.")
+)
+DECK_NOT_FOUND = OpenApiResponse(
+    response=_DETAIL, description=_("No such deck, or a private deck that is not yours.")
+)
+APPLY_NOT_FOUND = OpenApiResponse(
+    response=_DETAIL,
+    description=_("No such tuning, a tuning that is not yours, or a deck you do not own."),
+)
+TUNING_FINISHED = OpenApiResponse(
+    response=_DETAIL, description=_("The tuning had already finished, so it was not cancelled.")
+)

@@ -12,6 +12,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from simulator.api.tuning_serializers import GoalOutputSerializer, goal_data
 from simulator.engine.engine import Engine
 from simulator.engine.params import Param
 from simulator.models import SimulationRun
@@ -150,6 +151,10 @@ class EngineOutputSerializer(serializers.Serializer[Any]):
         help_text=_("What the engine assumes where the published rules are silent."),
     )
     cites = serializers.ListField(child=serializers.CharField())
+    goals = GoalOutputSerializer(
+        many=True,
+        help_text=_("What a deck may be tuned for (empty: this engine's decks are not tuned)."),
+    )
 
 
 def param_data(param: Param) -> dict[str, Any]:
@@ -175,4 +180,5 @@ def engine_data(engine: Engine[Any, Any]) -> dict[str, Any]:
         "not_modelled": [gettext(line) for line in engine.not_modelled],
         "assumptions": [gettext(line) for line in engine.assumptions],
         "cites": list(engine.cites),
+        "goals": [goal_data(goal) for goal in engine.goals],
     }

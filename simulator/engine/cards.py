@@ -44,10 +44,17 @@ class SimDeck:
     #: the zone that is shuffled and drawn from
     draw_zone: str
     extras: Mapping[str, Any] = field(default_factory=dict)
+    #: the draw zone's unshuffled pile, when it is not the zone's lines in order: tuning puts
+    #: a swapped-in card at the very place of the copy it replaces, so the deal (which deals
+    #: positions of this pile) gives both decks the same shuffles (docs/tuning.md)
+    draw_order: tuple[int, ...] | None = None
 
     def pile(self, zone: str | None = None) -> list[int]:
         """The zone's cards as a list of card indexes, one per copy, in a fixed order."""
-        return [i for i, n in self.zones.get(zone or self.draw_zone, ()) for _ in range(n)]
+        zone = zone or self.draw_zone
+        if zone == self.draw_zone and self.draw_order is not None:
+            return list(self.draw_order)
+        return [i for i, n in self.zones.get(zone, ()) for _ in range(n)]
 
     def in_zone(self, zone: str) -> list[SimCard]:
         return [self.cards[i] for i, _n in self.zones.get(zone, ())]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.engine.cards import SimDeck
+from simulator.engine.goals import Goal, Values, values_by_play
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import ParamSpec
 from simulator.engine.rng import game_rng
@@ -63,11 +64,34 @@ class Engine(ABC, Generic[P, S]):
     cites: ClassVar[tuple[str, ...]] = ()
     #: a bound on turns, so every play-out ends
     max_turns: ClassVar[int] = 60
+    #: the measures a player may tune a deck for (``simulator.engine.goals``), each engine's
+    #: own, declared in its package's ``goals.py``; empty: the engine's decks are not tuned
+    goals: ClassVar[tuple[Goal, ...]] = ()
 
     def warm(self) -> None:
         """Compile this engine's batch kernel, or load it from numba's on-disk cache, so no
         run waits for a compiler (workers call it as they start). Engines with a kernel
         override it; the rest have nothing to warm."""
+
+    def tune_problems(self, deck: SimDeck) -> list[str]:
+        """Why this deck's cards are not the player's to choose, so it cannot be tuned
+        (e.g. a deck that is exactly an official product); empty: it can. English marked with N_."""
+        return []
+
+    def goal_values(
+        self,
+        prepared: P,
+        params: dict[str, Any],
+        goal: Goal,
+        turn: int | None,
+        run_seed: int,
+        start: int,
+        count: int,
+    ) -> Values:
+        """Each of games ``start`` .. ``start + count - 1``'s value of ``goal``, in game
+        order. Engines with a kernel override it to read the kernel's per-game rows; the
+        values must equal ``values_by_play``'s, game by game."""
+        return values_by_play(self, prepared, params, goal, turn, run_seed, start, count)
 
     def deck_problems(self, deck: SimDeck) -> list[str]:
         """Why this deck cannot be simulated (empty: it can)."""

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseStopPolling
 
 from catalog.spec import get_game, is_game
+from decks.models import Deck
 from decks.selectors import deck_get_for_viewer
 from decks.views.access import is_htmx
 from simulator.cost import MAX_RUN_WORKER_SECONDS, run_estimate
@@ -31,7 +32,9 @@ from simulator.models import SimulationRun
 from simulator.selectors import engine_get, run_get_for_owner, run_get_for_viewer, runs_of_owner
 from simulator.services import DEFAULT_GAMES, RunError, run_cancel, run_create, run_replay
 from simulator.supervisor import run_supervise_on_read
+from simulator.tuning.forms import TuningForm
 from simulator.views.results import results_view
+from simulator.views.tuning_section import tuning_section
 
 RUNS_PER_PAGE = 50
 
@@ -81,33 +84,44 @@ def _run_context(run: SimulationRun) -> dict[str, Any]:
 def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_viewer(public_id=public_id, user=request.user)
     engine = engine_get(deck.game.slug)
+    if engine is None or request.method != "POST":
+        return simulate_page(request, deck, engine)
+    form = SimulateForm(request.POST, engine=engine)
+    if form.is_valid():
+        try:
+            run = run_create(
+                owner=request.user,
+                deck=deck,
+                engine_slug=engine.slug,
+                params=form.params(),
+                games=form.cleaned_data["games"],
+                seed=form.cleaned_data["seed"],
+            )
+        except RunError as exc:
+            form.add_run_errors(exc.errors)
+        else:
+            return redirect(run)
+    return simulate_page(request, deck, engine, form=form, status=400)
+
+
+def simulate_page(
+    request: HttpRequest,
+    deck: Deck,
+    engine: Engine[Any, Any] | None,
+    *,
+    form: SimulateForm | None = None,
+    tuning_form: TuningForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """A deck's simulation page: the run form and the "Improve this deck" section (either
+    form bound when the player sent it back with errors)."""
     context: dict[str, Any] = {
         "deck": deck,
         "engine": engine,
         "game_name": game_name(deck.game.slug),
     }
     if engine is None:
-        return render(request, "simulator/simulate.html", context)
-    status = 200
-    if request.method == "POST":
-        form = SimulateForm(request.POST, engine=engine)
-        if form.is_valid():
-            try:
-                run = run_create(
-                    owner=request.user,
-                    deck=deck,
-                    engine_slug=engine.slug,
-                    params=form.params(),
-                    games=form.cleaned_data["games"],
-                    seed=form.cleaned_data["seed"],
-                )
-            except RunError as exc:
-                form.add_run_errors(exc.errors)
-            else:
-                return redirect(run)
-        status = 400
-    else:
-        form = SimulateForm(engine=engine)
+        return render(request, "simulator/simulate.html", context, status=status)
     # What a run costs, said before it starts (with the default settings; the form refuses a
     # run beyond the bound with the actual ones).
     estimate = run_estimate(engine, engine.params.clean({}), DEFAULT_GAMES)
@@ -115,11 +129,12 @@ def simulate(request: HttpRequest, public_id: str) -> HttpResponse:
         "estimate": estimate,
         "estimate_games": DEFAULT_GAMES,
         "max_run_minutes": MAX_RUN_WORKER_SECONDS / 60,
-        "form": form,
+        "form": form or SimulateForm(engine=engine),
         "not_modelled": [_(line) for line in engine.not_modelled],
         "assumptions": [_(line) for line in engine.assumptions],
         "cites": list(engine.cites),
     }
+    context |= tuning_section(request, deck, engine, tuning_form)
     return render(request, "simulator/simulate.html", context, status=status)
 
 

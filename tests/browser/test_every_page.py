@@ -154,7 +154,11 @@ CHART_FILLS = """
     const el = svg.querySelector(selector);
     return el ? getComputedStyle(el).fill : null;
   };
-  return {background: fill(".plot > .background"), series: fill(".series .reactive")};
+  // a pygal chart's series, or a tuning's forest plot's points
+  return {
+    background: fill(".plot > .background"),
+    series: fill(".series .reactive") ?? fill(".forest-point"),
+  };
 }
 """
 
@@ -337,6 +341,20 @@ def run_a_simulation(page: Page, site: str, deck: Deck) -> str:
     return path
 
 
+def tune_a_deck(page: Page, site: str, deck: Deck) -> str:
+    """Start a tuning of the deck from its simulate page (two typed candidates, a budget of
+    two seconds) and wait for its ranking; the tuning page's path."""
+    page.goto(f"{site}/sim/decks/{deck.public_id}/")
+    page.locator("#tuning-source input[value=list]").check()
+    page.locator("#id_tune-cards").fill("Silver Kestrel\nDoctor Umbral")
+    page.locator("#id_tune-budget_seconds").fill("2")
+    page.locator("#tuning-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/sim/tunings/[^/?#]+/$"))
+    path = urlsplit(page.url).path
+    page.locator('#tuning-status[data-status="succeeded"]').wait_for(timeout=RESULTS_WITHIN_MS)
+    return path
+
+
 # --- The checks on each page ----------------------------------------------------------------
 
 
@@ -409,7 +427,7 @@ def signed_out_visits(world: World) -> list[Visit]:
     ]
 
 
-def signed_in_visits(world: World, run_path: str) -> list[Visit]:
+def signed_in_visits(world: World, run_path: str, tuning_path: str) -> list[Visit]:
     medusa, recharge = world.medusa.public_id, world.recharge.public_id
     return [
         Visit("home (game list)", "/"),
@@ -435,6 +453,8 @@ def signed_in_visits(world: World, run_path: str) -> list[Visit]:
         Visit("odds", f"/decks/{medusa}/odds/"),
         Visit("simulate", f"/sim/decks/{medusa}/"),
         Visit("simulation results", run_path),
+        Visit("simulate recharge (improve this deck)", f"/sim/decks/{recharge}/"),
+        Visit("tuning", tuning_path),
         Visit("my simulations", "/sim/runs/"),
         Visit("collection", "/collection/"),
         Visit("collection game", "/collection/unmatched/"),
@@ -461,7 +481,7 @@ def test_every_page_kind_in_both_languages_draws_without_an_error_a_refusal_or_a
 ) -> None:
     start_worker()
     watches: dict[str, Watch] = {}
-    run_path = ""
+    run_path = tuning_path = ""
     for language, locale in LANGUAGES.items():
         watch = watches[language] = Watch(site=world.site)
         context = contexts(locale)
@@ -478,13 +498,15 @@ def test_every_page_kind_in_both_languages_draws_without_an_error_a_refusal_or_a
         if not run_path:
             watch.where = f"{language} starting a simulation"
             run_path = run_a_simulation(page, world.site, world.medusa)
-        walk(page, watch, signed_in_visits(world, run_path), language)
+            watch.where = f"{language} starting a tuning"
+            tuning_path = tune_a_deck(page, world.site, world.recharge)
+        walk(page, watch, signed_in_visits(world, run_path, tuning_path), language)
 
-    kinds = len(signed_out_visits(world)) + len(signed_in_visits(world, run_path))
+    kinds = len(signed_out_visits(world)) + len(signed_in_visits(world, run_path, tuning_path))
     for language, watch in watches.items():
         assert watch.pages == kinds, (language, watch.pages)
-        # deck, editor and results pages, in each language, each with at least one chart
-        assert watch.charts >= 4, (language, watch.charts)
+        # deck, editor, results and tuning pages, in each language, each with a chart
+        assert watch.charts >= 5, (language, watch.charts)
     problems = [problem for watch in watches.values() for problem in watch.problems]
     summary = ", ".join(
         f"{lang}: {w.pages} pages, {w.charts} charts" for lang, w in watches.items()

@@ -8,6 +8,7 @@ from typing import Any
 
 from simulator.engine.cards import SimDeck
 from simulator.engine.engine import Engine, GameState
+from simulator.engine.goals import HIGHER, LOWER, Goal
 from simulator.engine.i18n import N_
 from simulator.engine.metrics import Metrics
 from simulator.engine.params import Param, ParamSpec
@@ -60,6 +61,37 @@ class CountdownState(GameState):
         return other
 
 
+def _damage_by(metrics: Metrics, turn: int | None) -> int:
+    return metrics.sums[f"damage_by_turn_{turn or MAX_TURNS:02d}"]
+
+
+def _fall_turn(metrics: Metrics, _turn: int | None) -> int:
+    # a game the opponent survives counts as the turn after the last
+    return next(iter(metrics.histograms.get("falls_turn", {MAX_TURNS + 1: 1})))
+
+
+#: the goals a Countdown deck is tuned for (the tuning tests' toy game)
+GOALS = (
+    Goal(
+        "damage",
+        N_("Damage dealt by turn %(turn)s"),
+        HIGHER,
+        "mean",
+        _damage_by,
+        turn=3,
+        cite="mattsan.md:19",
+    ),
+    Goal(
+        "fall_turn",
+        N_("The turn the opponent falls"),
+        LOWER,
+        "mean",
+        _fall_turn,
+        cite="mattsan.md:19",
+    ),
+)
+
+
 class CountdownEngine(Engine[Prepared, CountdownState]):
     slug = GAME_SLUG
     version = 3
@@ -80,6 +112,7 @@ class CountdownEngine(Engine[Prepared, CountdownState]):
     not_modelled = (N_("Everything but drawing and dealing damage."),)
     cites = ("mattsan.md:19",)
     metric_labels = {"fell": N_("The opponent fell"), "damage_by_turn_": N_("Damage by turn")}
+    goals = GOALS
 
     def deck_problems(self, deck: SimDeck) -> list[str]:
         if deck.size < MIN_CARDS:
