@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import functools
 import gc
 import io
 import os
@@ -766,12 +767,20 @@ def _small_catalog(big: str) -> str:
 
 
 def _concurrent_client(
-    index: int, databases: tuple[str, ...], runs: int, barrier: Any, results: Any
+    index: int, databases: tuple[str, ...], runs: int, sync: Any, results: Any
 ) -> None:
     """One of the clients (a forked process): every form on every database in turn, in step
-    with the others (a barrier before the warm-up and before the timed requests)."""
+    with the others (a barrier before the warm-up and before the timed requests).
+
+    Timed requests go on until every client has ``runs`` of them, and a request counts only
+    if it ended before the last client got there: every counted request had all the clients'
+    requests beside it, from its start to its end. (Stopping each client after ``runs``
+    requests measured the early finishers' waits at a concurrency of 8 and the late ones' at
+    1 or 2, so a form's p95 depended on which side of that fall its slowest samples landed:
+    different forms over 3x from one run to the next, each from one or two samples.)"""
     from django.test import Client
 
+    barrier, stop, arrived = sync
     clients = {}
     for name in databases:
         _use_database(name)
@@ -787,13 +796,26 @@ def _concurrent_client(
             for _ in range(2):
                 status = client.get(url).status_code
             barrier.wait()
-            samples = []
-            for _ in range(runs):
+            samples: list[float] = []
+            while not stop.is_set():
                 began = time.perf_counter()
                 client.get(url)
-                samples.append(time.perf_counter() - began)
+                took = time.perf_counter() - began
+                if stop.is_set():
+                    break
+                samples.append(took)
+                if len(samples) == runs:
+                    with arrived.get_lock():
+                        arrived.value += 1
+                        if arrived.value == CONCURRENT_CLIENTS:
+                            stop.set()
             results.put((number, name, status, samples))
     _use_database(databases[0])
+
+
+def _reset(stop: Any, arrived: Any) -> None:
+    stop.clear()
+    arrived.value = 0
 
 
 @measure(
@@ -824,7 +846,10 @@ def _search_concurrency(ctx: Context) -> Iterator[Figure]:
     databases = (small, big)
     runs = max(3, ctx.requests // 4)
     forked = multiprocessing.get_context("fork")
-    barrier = forked.Barrier(CONCURRENT_CLIENTS)
+    stop = forked.Event()
+    arrived = forked.Value("i", 0)
+    # each round (a form on a database) starts with no client stopped
+    barrier = forked.Barrier(CONCURRENT_CLIENTS, action=functools.partial(_reset, stop, arrived))
     results = forked.Queue()
     _use_database(big)  # no connection or pool is carried into the forked clients
     connections.close_all()
@@ -835,7 +860,9 @@ def _search_concurrency(ctx: Context) -> Iterator[Figure]:
     gc.freeze()
     clients = [
         forked.Process(
-            target=_concurrent_client, args=(n, databases, runs, barrier, results), daemon=True
+            target=_concurrent_client,
+            args=(n, databases, runs, (barrier, stop, arrived), results),
+            daemon=True,
         )
         for n in range(CONCURRENT_CLIENTS)
     ]

@@ -72,7 +72,13 @@ INSTALLED_APPS = [
     "axes",  # login throttling: keep after the apps (its middleware is last)
 ]
 
+#: freeze each serving process's warmed heap out of the garbage collector (decklab/heap.py);
+#: off only to measure what it saves (bench/scale.py)
+FREEZE_WARM_HEAP = env_bool("FREEZE_WARM_HEAP", default=True)
+
 MIDDLEWARE = [
+    # outermost: counts every request served, and freezes the warmed heap (decklab/heap.py)
+    "decklab.heap.FreezeWarmHeapMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
