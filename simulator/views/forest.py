@@ -10,6 +10,7 @@ no horizontal interval chart, so it is not used here.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 
 #: moves drawn at most (the table lists every move)
@@ -21,7 +22,8 @@ PLOT_RIGHT = WIDTH - 16
 ROW_HEIGHT = 20
 TOP = 8
 AXIS_HEIGHT = 28
-#: characters of a move's label kept in the chart (the table has it whole)
+#: a move's label kept in the chart, in half-width characters (a kana or kanji counts two: it
+#: is drawn twice as wide); the table has it whole
 LABEL_CHARS = 44
 
 
@@ -72,8 +74,21 @@ def _nice_step(span: float, wanted: int = 5) -> float:
     return next(s * magnitude for s in (1, 2, 2.5, 5, 10) if s * magnitude >= raw)
 
 
+def _cells(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def _short(label: str) -> str:
-    return label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
+    """The label cut to ``LABEL_CHARS`` half-width cells, with an ellipsis when cut."""
+    if sum(map(_cells, label)) <= LABEL_CHARS:
+        return label
+    kept, used = [], 0
+    for char in label:
+        used += _cells(char)
+        if used > LABEL_CHARS - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
 
 
 def _tick_label(value: float, step: float) -> str:

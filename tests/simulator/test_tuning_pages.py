@@ -466,3 +466,13 @@ def test_a_tunings_rounds_are_not_listed_among_the_players_runs(
     assert list(runs_of_owner(user=owner)) == []
     response = owner_client.get(reverse("simulator:runs"))
     assert response.status_code == 200 and list(response.context["page"].object_list) == []
+
+
+def test_a_chart_label_is_cut_by_its_drawn_width_so_japanese_fits_beside_the_plot() -> None:
+    from simulator.views.forest import LABEL_CHARS, _cells, _short
+
+    japanese = "キャプテン・メリディアン を抜いて ドクター・アンブラル を入れる"
+    cut = _short(japanese)
+    assert cut.endswith("…") and sum(map(_cells, cut)) <= LABEL_CHARS
+    assert _short("cut Ironbark → add Doctor Umbral") == "cut Ironbark → add Doctor Umbral"
+    assert sum(map(_cells, _short("x" * 80))) == LABEL_CHARS
