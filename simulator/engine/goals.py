@@ -53,7 +53,7 @@ class Goal:
     #: what the goal counts, for the form's help text (N_), e.g. how a game without a win
     #: counts towards "the turn of the win"
     help: str = ""
-    #: the digest line of the rule the measure follows, e.g. "unmatched.md:38"
+    #: the digest line of the rule the measure follows, e.g. "my-game.md:38"
     cite: str = ""
 
     @property

@@ -8,7 +8,7 @@ that names no card.
 
 A move is kept only if the deck it makes has no legality error the deck itself does not have,
 judged by the decks app's one checker (``decks.legality.check.check_deck``): copy limits, zone
-sizes, betting chips and every other rule of the game, never re-implemented here.
+sizes and every other rule of the game, never re-implemented here.
 """
 
 from __future__ import annotations
