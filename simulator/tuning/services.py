@@ -344,6 +344,9 @@ def tuning_apply(*, job: TuningJob, index: Any, user: Any) -> Deck:
         raise RunError({"move": [BAD_MOVE]})
     if job.deck_id is None:
         raise RunError({"deck": [DECK_GONE]})
+    if not job.is_finished:
+        # the page offers Apply once the ranking stands; the API says the same
+        raise RunError({"move": [NOT_FINISHED]})
     cut, add = job.moves[index]
     with transaction.atomic():
         deck = Deck.objects.select_for_update().select_related("game").get(pk=job.deck_id)

@@ -312,6 +312,13 @@ def test_a_cancelled_tuning_stops_its_round_and_a_failed_round_ends_its_tuning(
 def test_applying_a_move_makes_a_new_revision_and_refuses_a_stale_one(owner: Any) -> None:
     deck, _cards = _deck(owner, [1, 4, 5, 6, 7])
     _candidate("strong", 10)
+    running = tuning_create(
+        owner=owner, deck=deck, source="list", cards=["strong"], budget_games=100_000, seed=SEED
+    )
+    with pytest.raises(RunError) as early:
+        tuning_apply(job=running, index=0, user=owner)
+    assert "move" in early.value.errors  # not before the ranking stands
+    tuning_cancel(job=running)
     job = play(
         tuning_create(
             owner=owner,
