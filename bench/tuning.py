@@ -492,7 +492,6 @@ def race_inputs() -> tuple[Any, list[Any], dict[str, Any], Any, int | None]:
     from simulator.models import TuningSource
     from simulator.selectors import engine_get
     from simulator.tuning.candidates import candidate_cards, legal_moves
-    from simulator.tuning.services import sim_card_for_facts
 
     user, deck = planted_deck()
     facts = deck_facts_light(deck)
@@ -500,9 +499,7 @@ def race_inputs() -> tuple[Any, list[Any], dict[str, Any], Any, int | None]:
     found = candidate_cards(
         game=Game.objects.get(slug=GAME), owner=user, source=TuningSource.LIST, lines=CANDIDATES
     )
-    moves = legal_moves(
-        facts=facts, deck=sim_deck, cards=found, pins=(), sizes=False, sim_card=sim_card_for_facts
-    )
+    moves = legal_moves(facts=facts, deck=sim_deck, cards=found, pins=(), sizes=False)
     engine = engine_get(GAME)
     assert engine is not None
     goal = goal_by_code(engine.goals, GOAL)

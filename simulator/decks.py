@@ -47,6 +47,12 @@ def sim_card_for(entry: EntryFacts, index: int, *, language: str = "en") -> SimC
     )
 
 
+def sim_card_of(card: CardFacts) -> SimCard:
+    """A card the deck does not hold, as an engine would play it (its first printing's
+    numbers): what a tuning's move may add."""
+    return sim_card_for(EntryFacts(card=card, zone="", quantity=1), 0)
+
+
 def sim_deck_from_facts(facts: DeckFacts, *, language: str = "en") -> SimDeck:
     rules = deck_rules(facts.game)
     draw_zone = rules.deck_zones[0].code if rules.deck_zones else rules.zones[0].code

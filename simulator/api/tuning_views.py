@@ -29,22 +29,15 @@ from simulator.api.tuning_serializers import (
 from simulator.api.views import RunApiView
 from simulator.models import RunStatus, TuningJob
 from simulator.selectors import tuning_get_for_owner
-from simulator.supervisor import run_supervise_on_read
 from simulator.tuning.outcome import tuning_apply_outcome
-from simulator.tuning.report import tuning_report
+from simulator.tuning.report import tuning_report, tuning_report_on_read
 from simulator.tuning.services import tuning_cancel, tuning_create
 
 TUNING_FINISHED = _("This tuning had already finished, so it was not cancelled.")
 
 
 def _report_data(job: TuningJob, *, sweep: bool = False) -> dict[str, Any]:
-    report = tuning_report(job)
-    run = report.round_run
-    # A client polling its tuning also sweeps its round (lost workers, lost messages); a
-    # round the sweep ends moves the race on, so the job is read again.
-    if sweep and run is not None and not run.is_finished and run_supervise_on_read(run).is_finished:
-        job.refresh_from_db()
-        report = tuning_report(job)
+    report = tuning_report_on_read(job) if sweep else tuning_report(job)
     data = report.as_dict() | {
         "url": reverse("simulator-api:tuning-detail", args=[job.public_id]),
         "page": job.get_absolute_url(),

@@ -13,7 +13,7 @@ sizes and every other rule of the game, never re-implemented here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +29,8 @@ from decks.imports.text import visible_cards
 from decks.legality.check import check_deck
 from decks.legality.facts import CardFacts, DeckFacts, EntryFacts
 from decks.legality.load import card_facts_for
+from decks.legality.problems import Problem
+from simulator.decks import sim_card_of
 from simulator.engine.cards import SimCard, SimDeck
 from simulator.engine.tuning import Move, all_moves
 from simulator.models import TuningSource
@@ -150,12 +152,19 @@ def moved_facts(
     return replace(facts, entries=tuple(entries))
 
 
-def _errors(facts: DeckFacts) -> set[tuple[str, tuple[str, ...]]]:
-    return {
-        (problem.code, tuple(card.code for card in problem.cards))
-        for problem in check_deck(facts)
-        if problem.is_error
-    }
+def _key(problem: Problem) -> tuple[str, tuple[str, ...]]:
+    return problem.code, tuple(card.code for card in problem.cards)
+
+
+def error_keys(facts: DeckFacts) -> set[tuple[str, tuple[str, ...]]]:
+    """The deck's legality errors, each by its rule and the cards it names."""
+    return {_key(problem) for problem in check_deck(facts) if problem.is_error}
+
+
+def new_errors(before: set[tuple[str, tuple[str, ...]]], after: DeckFacts) -> list[Problem]:
+    """The errors of ``after`` that are not among ``before`` (``error_keys`` of the deck the
+    move starts from): what the move would break."""
+    return [p for p in check_deck(after) if p.is_error and _key(p) not in before]
 
 
 @dataclass
@@ -176,25 +185,22 @@ def legal_moves(
     cards: Sequence[Card],
     pins: Sequence[str],
     sizes: bool,
-    sim_card: Callable[[CardFacts], SimCard],
 ) -> MoveSet:
-    """Every move of the deck (``all_moves``) whose deck breaks no rule the deck keeps.
-
-    ``sim_card`` turns a candidate's facts into the card the engine plays."""
+    """Every move of the deck (``all_moves``) whose deck breaks no rule the deck keeps."""
     card_facts = card_facts_for(cards)
     by_code = {f.code: f for f in card_facts.values()}
     for entry in facts.entries:
         by_code.setdefault(entry.card.code, entry.card)
-    before = _errors(facts)
+    before = error_keys(facts)
     kept: list[Move] = []
     illegal = 0
     candidates = [f.code for f in card_facts.values()]
     for move in all_moves(deck, candidates, pins=pins, sizes=sizes):
-        if _errors(moved_facts(facts, deck.draw_zone, move, by_code)) - before:
+        if new_errors(before, moved_facts(facts, deck.draw_zone, move, by_code)):
             illegal += 1
         else:
             kept.append(move)
     held = {card.code for card in deck.cards}
     added = {m.add for m in kept if m.add is not None} - held
-    new_cards = {code: sim_card(by_code[code]) for code in sorted(added)}
+    new_cards = {code: sim_card_of(by_code[code]) for code in sorted(added)}
     return MoveSet(moves=kept, new_cards=new_cards, facts=by_code, illegal=illegal)

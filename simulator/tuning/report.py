@@ -17,6 +17,7 @@ from simulator.engine.metrics import Estimate
 from simulator.engine.tuning import RaceState
 from simulator.models import RunStatus, SimulationRun, TuningJob
 from simulator.selectors import engine_get
+from simulator.supervisor import run_supervise_on_read
 
 #: how a move stands: the best, not told apart from the best, or dropped by the race
 LEADER, CLOSE, BEHIND, DROPPED = "leader", "close", "behind", "dropped"
@@ -195,3 +196,15 @@ def tuning_report(job: TuningJob) -> TuningReport:
         state=state,
         round_run=round_run,
     )
+
+
+def tuning_report_on_read(job: TuningJob) -> TuningReport:
+    """The tuning as its page or a client polling the API reads it: its current round swept
+    first (lost workers, lost messages, as a run's page sweeps its run), and read again when
+    the sweep ended the round, which moved the race on."""
+    report = tuning_report(job)
+    run = report.round_run
+    if run is not None and not run.is_finished and run_supervise_on_read(run).is_finished:
+        job.refresh_from_db()
+        report = tuning_report(job)
+    return report

@@ -21,8 +21,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from decks.imports.text import visible_cards
-from decks.legality.check import check_deck
-from decks.legality.facts import CardFacts, EntryFacts
 from decks.legality.load import card_facts_for
 from decks.models import Deck, DeckRevision
 from decks.selectors import deck_entries
@@ -30,8 +28,7 @@ from decks.services import deck_replace
 from decks.specs import EntrySpec
 from games import registry
 from simulator import cost
-from simulator.decks import deck_facts_light, sim_card_for, sim_deck_from_facts
-from simulator.engine.cards import SimCard
+from simulator.decks import deck_facts_light, sim_deck_from_facts
 from simulator.engine.goals import goal_by_code, turn_limit
 from simulator.engine.metrics import Metrics
 from simulator.engine.rng import MAX_SEED, new_run_seed
@@ -45,8 +42,10 @@ from simulator.tuning.candidates import (
     MAX_MOVES,
     CandidateError,
     candidate_cards,
+    error_keys,
     legal_moves,
     moved_facts,
+    new_errors,
 )
 from simulator.tuning.play import ROUND_KEY
 
@@ -193,7 +192,6 @@ def tuning_create(
         cards=found,
         pins=pins,
         sizes=sizes,
-        sim_card=sim_card_for_facts,
     )
     if not moves.moves:
         raise RunError({"source": [NO_MOVES]})
@@ -244,11 +242,6 @@ def tuning_create(
     return job
 
 
-def sim_card_for_facts(card: CardFacts) -> SimCard:
-    """A candidate card as the engine plays it (its first printing's numbers)."""
-    return sim_card_for(EntryFacts(card=card, zone="", quantity=1), 0)
-
-
 def _next_round(job: TuningJob, state: RaceState, engine: Any) -> SimulationRun | None:
     """Queue the race's next round, or finish the job when the race is over (the caller
     holds the job's row and saves it)."""
@@ -277,7 +270,6 @@ def _next_round(job: TuningJob, state: RaceState, engine: Any) -> SimulationRun 
         "goal": job.goal,
         "turn": job.turn,
         "offset": start,
-        "round": state.rounds + 1,
     }
     return _start(
         owner=job.owner,
@@ -303,11 +295,10 @@ def tuning_round_done(*, run: SimulationRun) -> None:
     if job.is_finished:
         return
     engine = engine_get(job.engine)
-    data = SimulationRun.objects.filter(pk=run.pk).values_list("deck_data", flat=True).get()
     assert run.results is not None and engine is not None
     state = RaceState.from_json(job.state)
-    offset = int(data[ROUND_KEY]["offset"])
-    state.record(Metrics.from_json(run.results["metrics"]), offset, run.games)
+    # rounds follow one another: this one played the games after those the race had
+    state.record(Metrics.from_json(run.results["metrics"]), state.games, run.games)
     job.worker_seconds += run.worker_seconds
     _next_round(job, state, engine)
     job.save(update_fields=["state", "status", "finished_at", "worker_seconds"])
@@ -376,12 +367,7 @@ def tuning_apply(*, job: TuningJob, index: Any, user: Any) -> Deck:
         if add is not None and add not in by_code:
             added = [s.card for s in specs if s.card.code == add]
             by_code.update({f.code: f for f in card_facts_for(added).values()})
-        before = {p.code for p in check_deck(facts) if p.is_error}
-        after = [
-            p
-            for p in check_deck(moved_facts(facts, zone, Move(cut, add), by_code))
-            if p.is_error and p.code not in before
-        ]
+        after = new_errors(error_keys(facts), moved_facts(facts, zone, Move(cut, add), by_code))
         if after:
             text = " ".join(p.message.render(get_language() or "en") for p in after)
             raise RunError({"move": [MOVE_ILLEGAL % {"problems": text}]})

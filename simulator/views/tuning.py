@@ -25,14 +25,19 @@ from django_htmx.http import HttpResponseStopPolling
 from decks.selectors import deck_get_for_viewer
 from decks.views.access import is_htmx
 from simulator.decks import sim_deck_for
-from simulator.models import TuningJob
 from simulator.selectors import engine_get, tuning_get_for_owner
 from simulator.services import RunError
-from simulator.supervisor import run_supervise_on_read
 from simulator.tuning.forms import TuningForm
 from simulator.tuning.outcome import move_text, tuning_apply_outcome
-from simulator.tuning.report import BEHIND, CLOSE, DROPPED, LEADER, MoveRow, TuningReport
-from simulator.tuning.report import tuning_report as build_report
+from simulator.tuning.report import (
+    BEHIND,
+    CLOSE,
+    DROPPED,
+    LEADER,
+    MoveRow,
+    TuningReport,
+    tuning_report_on_read,
+)
 from simulator.tuning.services import tuning_cancel, tuning_create
 from simulator.views.forest import ForestRow, forest
 from simulator.views.pages import game_name, simulate_page
@@ -176,24 +181,11 @@ def tune(request: HttpRequest, public_id: str) -> HttpResponse:
     return simulate_page(request, deck, engine, tuning_form=form, status=400)
 
 
-def _report(job: TuningJob) -> TuningReport:
-    """The tuning as it stands, its current round swept first (lost workers, lost messages):
-    a round the sweep ends moves the race on, so the job is read again."""
-    report = build_report(job)
-    run = report.round_run
-    if run is not None and not run.is_finished:
-        swept = run_supervise_on_read(run)
-        if swept.is_finished:
-            job.refresh_from_db()
-            report = build_report(job)
-    return report
-
-
 @login_required
 @require_safe
 def tuning_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     job = tuning_get_for_owner(public_id=public_id, user=request.user)
-    context = tuning_context(_report(job), request.user)
+    context = tuning_context(tuning_report_on_read(job), request.user)
     if is_htmx(request):
         response = render(request, "simulator/_tuning_status.html", context)
         if job.is_finished:
